@@ -1,0 +1,52 @@
+// Creates every topic, dead-letter topic and push subscription of shared/topology.ts on the emulator.
+// Pub/Sub state is not exported by the emulator, so this runs at every start.
+import { PubSub } from '@google-cloud/pubsub';
+import { FUNCTIONS, OUTBOUND_TOPICS, TOPICS, deadLetterTopic, pushPath } from '../../shared/topology';
+
+const ALREADY_EXISTS = 6;
+const ignoreExists = (e: unknown) => {
+  if ((e as { code?: number }).code !== ALREADY_EXISTS) throw e;
+};
+
+export interface WiringOptions {
+  projectId: string;
+  host?: string;
+  maxDeliveryAttempts?: number;
+  /** Emulator-friendly backoff so retries and dead-lettering are observable in seconds. */
+  minBackoffSeconds?: number;
+  maxBackoffSeconds?: number;
+}
+
+export async function wirePubSub(opts: WiringOptions): Promise<{ topics: string[]; subscriptions: string[] }> {
+  const ps = new PubSub({ projectId: opts.projectId });
+  const topics: string[] = [];
+  const subscriptions: string[] = [];
+  const ensureTopic = async (name: string) => {
+    await ps.createTopic(name).catch(ignoreExists);
+    topics.push(name);
+    return ps.topic(name);
+  };
+  const ensureSub = async (topic: string, name: string, options: Parameters<PubSub['createSubscription']>[2]) => {
+    await ps.topic(topic).createSubscription(name, options).catch(ignoreExists);
+    subscriptions.push(name);
+  };
+  for (const name of Object.values(TOPICS)) await ensureTopic(name);
+  for (const fn of FUNCTIONS) {
+    if (!fn.trigger) continue;
+    const dlq = await ensureTopic(deadLetterTopic(fn.trigger));
+    // Dead letters are kept on a pull subscription so they can be inspected and replayed.
+    await ensureSub(dlq.name.split('/').pop()!, `${deadLetterTopic(fn.trigger)}-hold`, { messageRetentionDuration: { seconds: 7 * 86400 } });
+    await ensureSub(fn.trigger, `${fn.name}-push`, {
+      pushConfig: { pushEndpoint: `http://127.0.0.1:${fn.port}${pushPath(opts.projectId, fn.trigger)}` },
+      ackDeadlineSeconds: 60,
+      deadLetterPolicy: { deadLetterTopic: dlq.name, maxDeliveryAttempts: opts.maxDeliveryAttempts ?? 5 },
+      retryPolicy: {
+        minimumBackoff: { seconds: opts.minBackoffSeconds ?? 1 },
+        maximumBackoff: { seconds: opts.maxBackoffSeconds ?? 10 },
+      },
+    });
+  }
+  for (const topic of OUTBOUND_TOPICS) await ensureSub(topic, `${topic}-tap`, { messageRetentionDuration: { seconds: 86400 } });
+  await ps.close();
+  return { topics, subscriptions };
+}

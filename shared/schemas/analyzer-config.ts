@@ -1,0 +1,54 @@
+// Per-tenant analyzer configuration, stored at `tenants/{tenantId}/config/analyzer` and edited by admins through
+// GraphQL. Shared contract between the analyzer and the API: extend it, do not rename fields.
+import { z } from 'zod';
+
+export const DETECTOR_NAMES = ['language', 'stereotype', 'sentiment_disparity', 'toxicity', 'classifier', 'domain_rules', 'council_disagreement'] as const;
+export const DetectorName = z.enum(DETECTOR_NAMES);
+
+/** A declarative domain rule: data, not code. Fires when every `all` group has a match and no `unless` pattern does. */
+export const DomainRule = z
+  .object({
+    id: z.string().regex(/^[a-z0-9_.-]{1,64}$/),
+    bias_type: z.array(z.string().min(1)).min(1),
+    description: z.string().min(1).max(500),
+    /** Each inner array is a set of alternatives (case-insensitive regular expressions, matched within one sentence). */
+    all: z.array(z.array(z.string().min(1).max(300)).min(1)).min(1).max(8),
+    unless: z.array(z.string().min(1).max(300)).max(32).default([]),
+    score: z.number().min(0).max(1).default(0.8),
+    mitigation: z.string().max(500).optional(),
+    enabled: z.boolean().default(true),
+  })
+  .strict()
+  .superRefine((rule, ctx) => {
+    for (const [i, pattern] of [...rule.all.flat(), ...rule.unless].entries()) {
+      try {
+        new RegExp(pattern, 'iu');
+      } catch (e) {
+        ctx.addIssue({ code: 'custom', path: ['all', i], message: `invalid regular expression: ${(e as Error).message}` });
+      }
+    }
+  });
+export type DomainRule = z.infer<typeof DomainRule>;
+
+export const TenantAnalyzerConfig = z
+  .object({
+    /** Report bias when the calibrated probability reaches this value. */
+    detection_threshold: z.number().min(0).max(1).default(0.5),
+    /** Per-detector minimum finding score; findings below are kept in the summary but do not flag. */
+    detector_thresholds: z.partialRecord(DetectorName, z.number().min(0).max(1)).default({}),
+    enabled_detectors: z.array(DetectorName).default([...DETECTOR_NAMES]),
+    /** Words or phrases the tenant accepts (e.g. a product name that retext-equality would flag). */
+    allow_list: z.array(z.string().min(1).max(100)).max(500).default([]),
+    domain_rules: z.array(DomainRule).max(200).optional(),
+    /** When true, the tenant's rules are added to the default rule set instead of replacing it. */
+    extend_default_rules: z.boolean().default(true),
+    council: z
+      .object({ coverage_variance_threshold: z.number().min(0).default(0.15), extra_lexicon: z.record(z.string(), z.array(z.string())).default({}) })
+      .strict()
+      .default({ coverage_variance_threshold: 0.15, extra_lexicon: {} }),
+    review_confidence_floor: z.number().min(0).max(1).default(0.35),
+  })
+  .strict();
+export type TenantAnalyzerConfig = z.infer<typeof TenantAnalyzerConfig>;
+
+export const defaultTenantAnalyzerConfig = (): TenantAnalyzerConfig => TenantAnalyzerConfig.parse({});

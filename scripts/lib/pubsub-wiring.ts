@@ -15,6 +15,8 @@ export interface WiringOptions {
   /** Emulator-friendly backoff so retries and dead-lettering are observable in seconds. */
   minBackoffSeconds?: number;
   maxBackoffSeconds?: number;
+  /** Added to every function port (test stacks beside `npm start`). */
+  portOffset?: number;
 }
 
 export async function wirePubSub(opts: WiringOptions): Promise<{ topics: string[]; subscriptions: string[] }> {
@@ -37,7 +39,7 @@ export async function wirePubSub(opts: WiringOptions): Promise<{ topics: string[
     // Dead letters are kept on a pull subscription so they can be inspected and replayed.
     await ensureSub(dlq.name.split('/').pop()!, `${deadLetterTopic(fn.trigger)}-hold`, { messageRetentionDuration: { seconds: 7 * 86400 } });
     await ensureSub(fn.trigger, `${fn.name}-push`, {
-      pushConfig: { pushEndpoint: `http://127.0.0.1:${fn.port}${pushPath(opts.projectId, fn.trigger)}` },
+      pushConfig: { pushEndpoint: `http://127.0.0.1:${fn.port + (opts.portOffset ?? 0)}${pushPath(opts.projectId, fn.trigger)}` },
       ackDeadlineSeconds: 60,
       deadLetterPolicy: { deadLetterTopic: dlq.name, maxDeliveryAttempts: opts.maxDeliveryAttempts ?? 5 },
       retryPolicy: {

@@ -8,7 +8,7 @@ import { PubSub } from '@google-cloud/pubsub';
 import { cronMatches } from '../../shared/domain/cron';
 import { FUNCTIONS, SCHEDULES, type FunctionTarget } from '../../shared/topology';
 import { devSecrets } from './dev-secrets';
-import { FIRESTORE_HOST, PROJECT_ID, PUBSUB_HOST, REPO_ROOT, emulatorEnv, firebaseBin } from './emulators';
+import { PROJECT_ID, REPO_ROOT, emulatorEnv, firebaseBin, firebaseConfigFor, shiftPorts } from './emulators';
 import { wirePubSub } from './pubsub-wiring';
 import { seedTaxonomy } from './seed';
 
@@ -28,6 +28,8 @@ export interface StackOptions {
   /** Extra environment for the functions. */
   env?: Record<string, string>;
   log?: (line: string) => void;
+  /** Shifts every emulator and function port, so a test stack can run beside `npm start` (default 0). */
+  portOffset?: number;
 }
 
 export interface RunningStack {
@@ -35,6 +37,9 @@ export interface RunningStack {
   logDir: string;
   env: Record<string, string>;
   endpoints: { name: string; url: string; signature: string; trigger?: string }[];
+  /** Base URL of a function by entry point, e.g. url('auditWriteHttp'). */
+  url(entryPoint: string): string;
+  portOffset: number;
   functionsByName: Map<string, ChildProcess>;
   restartEmulators(): Promise<void>;
   stop(): Promise<void>;
@@ -94,9 +99,13 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
   const say = opts.log ?? ((l: string) => console.log(l));
   const logDir = join(REPO_ROOT, '.cache', 'logs', new Date().toISOString().replace(/[:.]/g, '-'));
   mkdirSync(logDir, { recursive: true });
-  const targets = FUNCTIONS.filter((f) => !opts.only || opts.only.includes(f.entryPoint));
+  const offset = opts.portOffset ?? 0;
+  const targets = FUNCTIONS.filter((f) => !opts.only || opts.only.includes(f.entryPoint)).map((f) => ({ ...f, port: f.port + offset }));
+  const ports = shiftPorts(offset);
+  const FIRESTORE_HOST = `127.0.0.1:${ports.firestore}`;
+  const PUBSUB_HOST = `127.0.0.1:${ports.pubsub}`;
 
-  for (const port of [8180, 8185, 4400, 4500, ...targets.map((t) => t.port)]) {
+  for (const port of [...Object.values(ports), ...targets.map((t) => t.port)]) {
     if (!(await portFree(port))) throw new Error(`port ${port} is in use: is another stack running? Stop it first.`);
   }
 
@@ -118,7 +127,7 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
   let emulators: ChildProcess | undefined;
   const dataDir = join(REPO_ROOT, 'emulator-data');
   const startEmulators = async () => {
-    const args = ['emulators:start', '--only', 'firestore,pubsub', '--project', PROJECT_ID];
+    const args = ['emulators:start', '--config', firebaseConfigFor(ports), '--only', 'firestore,pubsub', '--project', PROJECT_ID];
     if (opts.importData !== false && existsSync(join(dataDir, 'firebase-export-metadata.json'))) args.push('--import', dataDir);
     if (opts.exportOnExit) args.push('--export-on-exit', dataDir);
     const out = createWriteStream(join(logDir, 'emulators.log'), { flags: 'a' });
@@ -149,7 +158,7 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
     const t0 = Date.now();
     await startEmulators();
     say(`emulators ready in ${Date.now() - t0} ms: Firestore ${FIRESTORE_HOST}, Pub/Sub ${PUBSUB_HOST}`);
-    const wiring = await wirePubSub({ projectId: PROJECT_ID });
+    const wiring = await wirePubSub({ projectId: PROJECT_ID, portOffset: offset });
     say(`pub/sub wired: ${wiring.topics.length} topics, ${wiring.subscriptions.length} subscriptions`);
     const seeded = await seedTaxonomy(PROJECT_ID);
     say(`bias_taxonomy seeded (${seeded} new entries)`);
@@ -206,10 +215,16 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
       ...(t.trigger ? { trigger: t.trigger } : {}),
     })),
     functionsByName: children,
+    portOffset: offset,
+    url(entryPoint: string) {
+      const t = targets.find((f) => f.entryPoint === entryPoint);
+      if (!t) throw new Error(`no function ${entryPoint} in this stack`);
+      return `http://127.0.0.1:${t.port}`;
+    },
     async restartEmulators() {
       await stopEmulators();
       await startEmulators();
-      await wirePubSub({ projectId: PROJECT_ID });
+      await wirePubSub({ projectId: PROJECT_ID, portOffset: offset });
     },
     stop,
   };

@@ -11,6 +11,7 @@ export const TOPICS = {
   councilSessions: 'council-sessions',
   retentionTicks: 'retention-ticks',
   aggregateTicks: 'aggregate-ticks',
+  analysisSweepTicks: 'analysis-sweep-ticks',
 } as const;
 export type TopicName = (typeof TOPICS)[keyof typeof TOPICS];
 
@@ -35,6 +36,7 @@ export const FUNCTIONS: readonly FunctionTarget[] = [
   { name: 'audit-write-consumer', source: 'audit-write', entryPoint: 'auditWriteConsumer', signature: 'cloudevent', port: 8091, trigger: TOPICS.llmInteractions },
   { name: 'analyze-bias-http', source: 'analyze-bias', entryPoint: 'analyzeBiasHttp', signature: 'http', port: 8082 },
   { name: 'analyze-bias-worker', source: 'analyze-bias', entryPoint: 'analyzeBiasWorker', signature: 'cloudevent', port: 8092, trigger: TOPICS.analysisRequests },
+  { name: 'analysis-sweeper', source: 'analyze-bias', entryPoint: 'analysisSweeper', signature: 'cloudevent', port: 8093, trigger: TOPICS.analysisSweepTicks },
   { name: 'graphql', source: 'graphql', entryPoint: 'graphql', signature: 'http', port: 8083 },
   { name: 'council-audit-http', source: 'council-audit', entryPoint: 'councilAuditHttp', signature: 'http', port: 8084 },
   { name: 'council-audit-consumer', source: 'council-audit', entryPoint: 'councilAuditConsumer', signature: 'cloudevent', port: 8094, trigger: TOPICS.councilSessions },
@@ -43,7 +45,7 @@ export const FUNCTIONS: readonly FunctionTarget[] = [
 ];
 
 export interface Schedule {
-  job: 'retention' | 'aggregate';
+  job: 'retention' | 'aggregate' | 'analysis-sweep';
   cron: string;
   timeZone: string;
   topic: TopicName;
@@ -52,6 +54,7 @@ export interface Schedule {
 
 export const SCHEDULES: readonly Schedule[] = [
   { job: 'retention', cron: '15 2 * * *', timeZone: 'Etc/UTC', topic: TOPICS.retentionTicks, description: 'Anonymise audits past the tenant policy, roll up and purge old ones' },
+  { job: 'analysis-sweep', cron: '*/5 * * * *', timeZone: 'Etc/UTC', topic: TOPICS.analysisSweepTicks, description: 'Re-request analysis for audits left PENDING or BIAS_ANALYSIS_FAILED (lost or dead-lettered messages)' },
   { job: 'aggregate', cron: '0 * * * *', timeZone: 'Etc/UTC', topic: TOPICS.aggregateTicks, description: 'Pool council bias metrics, update reviewer profiles, trends and alerts' },
 ];
 

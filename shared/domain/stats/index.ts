@@ -1,0 +1,4 @@
+export * from './special';
+export * from './moments';
+export * from './correlation';
+export * from './bootstrap';

@@ -122,7 +122,7 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
     ...(opts.faultInjection ? { FAULT_INJECTION: 'true' } : {}),
     ...opts.env,
   };
-  Object.assign(process.env, { FIRESTORE_EMULATOR_HOST: FIRESTORE_HOST, PUBSUB_EMULATOR_HOST: PUBSUB_HOST, GCLOUD_PROJECT: PROJECT_ID });
+  Object.assign(process.env, { FIRESTORE_EMULATOR_HOST: FIRESTORE_HOST, PUBSUB_EMULATOR_HOST: PUBSUB_HOST, GCLOUD_PROJECT: PROJECT_ID, METADATA_SERVER_DETECTION: 'none' });
 
   let emulators: ChildProcess | undefined;
   const dataDir = join(REPO_ROOT, 'emulator-data');

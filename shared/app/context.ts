@@ -22,8 +22,9 @@ export interface AppContext {
   analyzer(): Promise<BiasAnalyzer>;
 }
 
-export function createAppContext(component: string, env: Record<string, string | undefined> = process.env): AppContext {
-  const config = loadConfig(env);
+/** `env` defaults to the process environment inside loadConfig, the one place that reads it. */
+export function createAppContext(component: string, env?: Record<string, string | undefined>): AppContext {
+  const config = env ? loadConfig(env) : loadConfig();
   const log = createLogger({ projectId: config.GCLOUD_PROJECT, level: config.LOG_LEVEL, component });
   const db = firestoreFor(config);
   let analyzer: Promise<BiasAnalyzer> | undefined;

@@ -1,11 +1,14 @@
-// analyze-bias: HTTP POST /analyze-bias (FR-BIAS-4.3.2) and the bias-analysis-requests worker.
+// analyze-bias: HTTP POST /analyze-bias (FR-BIAS-4.3.2), the bias-analysis-requests worker and the analysis sweeper.
 import { cloudEvent, http } from '@google-cloud/functions-framework';
+import { FirestoreStaleAudits } from '../../shared/adapters/firestore/stale-audits';
+import { firestoreFor } from '../../shared/adapters/firestore/client';
 import { analyzeAudit } from '../../shared/app/bias-results';
 import { createAppContext } from '../../shared/app/context';
+import { sweepAnalysis } from '../../shared/app/sweep-analysis';
 import { hasRole } from '../../shared/auth/tokens';
 import { forbidden } from '../../shared/errors';
 import { AnalyzeBiasRequest } from '../../shared/schemas/analysis';
-import { AnalysisRequestMessage } from '../../shared/schemas/messages';
+import { AnalysisRequestMessage, SchedulerTick } from '../../shared/schemas/messages';
 import { httpRoutes, parseBody } from '../../shared/transport/http';
 import { pubsubConsumer } from '../../shared/transport/pubsub';
 import { TOPICS } from '../../shared/topology';
@@ -45,5 +48,27 @@ export const analyzeBiasWorkerHandler = pubsubConsumer({
   },
 });
 
+const staleAudits = new FirestoreStaleAudits(firestoreFor(ctx.config));
+
+export const analysisSweeperHandler = pubsubConsumer({
+  topic: TOPICS.analysisSweepTicks,
+  schema: SchedulerTick,
+  bus: ctx.bus,
+  log: ctx.log,
+  handle: async (tick) => {
+    await sweepAnalysis(
+      { ...ctx, finder: staleAudits },
+      {
+        pendingAfterMs: ctx.config.ANALYSIS_SWEEP_PENDING_AFTER_SECONDS * 1000,
+        failedAfterMs: ctx.config.ANALYSIS_SWEEP_FAILED_AFTER_SECONDS * 1000,
+        maxAttempts: ctx.config.ANALYSIS_SWEEP_MAX_ATTEMPTS,
+        limit: ctx.config.ANALYSIS_SWEEP_LIMIT,
+        dryRun: tick.dry_run ?? false,
+      },
+    );
+  },
+});
+
 http('analyzeBiasHttp', analyzeBiasHttpHandler);
 cloudEvent('analyzeBiasWorker', analyzeBiasWorkerHandler);
+cloudEvent('analysisSweeper', analysisSweeperHandler);

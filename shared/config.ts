@@ -34,6 +34,14 @@ const ConfigSchema = z
     GRAPHQL_MAX_COST: int(5000, 1),
     TASK_SUGGESTION_THRESHOLD: int(5, 1),
     TASK_SUGGESTION_WINDOW_DAYS: int(7, 1),
+    /** Analysis sweeper: re-request PENDING audits requested longer ago than this. */
+    ANALYSIS_SWEEP_PENDING_AFTER_SECONDS: int(120, 1),
+    /** Analysis sweeper: re-request BIAS_ANALYSIS_FAILED audits (dead-lettered) last requested longer ago than this. */
+    ANALYSIS_SWEEP_FAILED_AFTER_SECONDS: int(1800, 1),
+    /** Analysis sweeper: leave audits FAILED after this many analysis attempts in all. */
+    ANALYSIS_SWEEP_MAX_ATTEMPTS: int(15, 1),
+    /** Analysis sweeper: at most this many re-requests per run. */
+    ANALYSIS_SWEEP_LIMIT: int(2000, 1),
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV === 'production' && c.FAULT_INJECTION) {

@@ -1,0 +1,119 @@
+// Sufficient statistics of one report window, and their in-memory computation from records. The warehouse
+// adapters compute the same structure in SQL (shared/adapters/sql/council.ts); a property test checks they agree.
+import { bivariateOf, combineBivariate, combineMoments, EMPTY_BIVARIATE, EMPTY_MOMENTS, momentsOf, type BivariateMoments, type Moments } from '../stats';
+
+export interface WindowQuery {
+  /** Null only for single-tenant sources such as a local JSONL file. */
+  tenantId: string | null;
+  now: Date;
+  /** Keep records with timestamp ≥ now − days; null = no time limit. */
+  days: number | null;
+  /** Keep the most recent N sessions (by first record time, ties by session id descending); null = all. */
+  maxSessions: number | null;
+  modelId: string | null;
+  configVersion: string | null;
+}
+
+export interface SessionStat {
+  session_id: string;
+  /** Epoch ms of the session's first and last record. */
+  first_ms: number;
+  last_ms: number;
+  /** (response_length_chars, score_normalized) moments over the session's peer (non-self) records. */
+  xy: BivariateMoments;
+}
+
+export interface WindowStats {
+  /** Sessions with at least one peer record, ordered by first_ms then session_id. */
+  sessions: SessionStat[];
+  reviewers: { reviewer_id: string; moments: Moments }[];
+  positions: { position: number; moments: Moments }[];
+  /** Moments of (self score − mean peer score of that model in that session), normalised scale. */
+  selfVotes: Moments;
+}
+
+/** The fields of a stored record the statistics read. */
+export interface MetricRow {
+  tenant_id?: string | null;
+  session_id: string;
+  timestamp: string;
+  reviewer_id: string;
+  model_id: string;
+  position: number | null;
+  response_length_chars: number;
+  score_normalized: number;
+  council_config_version: string;
+}
+
+export const sinceMs = (q: WindowQuery) => (q.days === null ? null : q.now.getTime() - q.days * 86_400_000);
+
+export function windowStatsFromRecords(rows: readonly MetricRow[], q: WindowQuery): WindowStats {
+  const since = sinceMs(q);
+  const filtered = rows
+    .map((r) => ({ r, ms: Date.parse(r.timestamp) }))
+    .filter(
+      ({ r, ms }) =>
+        (q.tenantId === null || r.tenant_id === q.tenantId) &&
+        (since === null || ms >= since) &&
+        (q.modelId === null || r.model_id === q.modelId) &&
+        (q.configVersion === null || r.council_config_version === q.configVersion),
+    );
+  const firstSeen = new Map<string, number>();
+  for (const { r, ms } of filtered) firstSeen.set(r.session_id, Math.min(firstSeen.get(r.session_id) ?? Infinity, ms));
+  let keep: Set<string> | null = null;
+  if (q.maxSessions !== null) {
+    const ranked = [...firstSeen.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0));
+    keep = new Set(ranked.slice(0, q.maxSessions).map(([s]) => s));
+  }
+  const inWindow = keep ? filtered.filter(({ r }) => keep.has(r.session_id)) : filtered;
+
+  const sessions = new Map<string, { first: number; last: number; xs: number[]; ys: number[] }>();
+  const reviewers = new Map<string, number[]>();
+  const positions = new Map<number, number[]>();
+  const selfScores = new Map<string, number[]>();
+  const peerScores = new Map<string, number[]>();
+  const push = <K>(m: Map<K, number[]>, k: K, v: number) => (m.get(k) ?? m.set(k, []).get(k)!).push(v);
+  for (const { r, ms } of inWindow) {
+    const key = JSON.stringify([r.session_id, r.model_id]);
+    if (r.reviewer_id === r.model_id) {
+      push(selfScores, key, r.score_normalized);
+      continue;
+    }
+    push(peerScores, key, r.score_normalized);
+    let s = sessions.get(r.session_id);
+    if (!s) sessions.set(r.session_id, (s = { first: ms, last: ms, xs: [], ys: [] }));
+    s.first = Math.min(s.first, ms);
+    s.last = Math.max(s.last, ms);
+    s.xs.push(r.response_length_chars);
+    s.ys.push(r.score_normalized);
+    push(reviewers, r.reviewer_id, r.score_normalized);
+    if (r.position !== null) push(positions, r.position, r.score_normalized);
+  }
+  const diffs: number[] = [];
+  for (const [key, self] of selfScores) {
+    const peers = peerScores.get(key);
+    if (!peers?.length) continue;
+    diffs.push(momentsOf(self).mean - momentsOf(peers).mean);
+  }
+  return normalizeWindowStats({
+    sessions: [...sessions.entries()].map(([session_id, s]) => ({ session_id, first_ms: s.first, last_ms: s.last, xy: bivariateOf(s.xs, s.ys) })),
+    reviewers: [...reviewers.entries()].map(([reviewer_id, v]) => ({ reviewer_id, moments: momentsOf(v) })),
+    positions: [...positions.entries()].map(([position, v]) => ({ position, moments: momentsOf(v) })),
+    selfVotes: momentsOf(diffs),
+  });
+}
+
+/** Canonical ordering, so stats from SQL and from memory compare equal. */
+export function normalizeWindowStats(s: WindowStats): WindowStats {
+  const byId = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return {
+    sessions: [...s.sessions].sort((a, b) => a.first_ms - b.first_ms || byId(a.session_id, b.session_id)),
+    reviewers: [...s.reviewers].sort((a, b) => byId(a.reviewer_id, b.reviewer_id)),
+    positions: [...s.positions].sort((a, b) => a.position - b.position),
+    selfVotes: s.selfVotes,
+  };
+}
+
+export const totalMoments = (s: WindowStats) => s.sessions.reduce((acc, x) => combineBivariate(acc, x.xy), EMPTY_BIVARIATE);
+export const totalScoreMoments = (s: WindowStats) =>
+  s.reviewers.reduce((acc, x) => combineMoments(acc, x.moments), EMPTY_MOMENTS);

@@ -1,0 +1,3 @@
+export * from './policy';
+export * from './anonymize';
+export * from './rollup';

@@ -1,0 +1,304 @@
+// npm run train -- [--data DIR] [--out FILE] [--fixtures DIR] [--include-stereoset] [--seed N] [--no-select]
+//
+// Trains the learned bias classifier (decision record 020) on the TRAIN splits only of ToxiGen, RedditBias,
+// BBQ (ambiguous contexts), WinoBias, optionally StereoSet (CC BY-SA 4.0, off by default), and the project's
+// enterprise fixtures (train split). Never CrowS-Pairs (its authors forbid training), never a test split.
+// A dev split (15%, by the same grouping keys as the public train/test split) picks hyper-parameters, then
+// the final model is trained on all train data. Deterministic: same data + seed -> byte-identical weights.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_FEATURE_CONFIG, extractFeatures, type FeatureConfig } from '../shared/domain/analyzer/classifier/features';
+import { metricsSummary } from '../shared/domain/analyzer/classifier/metrics';
+import { encodeWeights, sigmoid, dot } from '../shared/domain/analyzer/classifier/model';
+import { trainLinear, type PairExample, type PointExample } from '../shared/domain/analyzer/classifier/trainer';
+import {
+  bbqAnswerTexts,
+  defaultDataDir,
+  loadBbq,
+  loadPairs,
+  loadRedditBiasSwaps,
+  loadSentences,
+  missingDatasets,
+  swapAttribute,
+  swapTargets,
+  type DatasetName,
+} from './lib/datasets';
+
+const DEFAULT_OUT = 'shared/domain/analyzer/classifier/weights.json';
+const VERSION_TS = 'shared/domain/analyzer/classifier/version.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    data: { type: 'string' },
+    out: { type: 'string' },
+    fixtures: { type: 'string' },
+    'include-stereoset': { type: 'boolean', default: false },
+    seed: { type: 'string', default: '20261122' },
+    'no-select': { type: 'boolean', default: false },
+    /** JSON overrides of the feature configuration, e.g. '{"chars":0}' (experiments) */
+    features: { type: 'string' },
+  },
+});
+
+const dataDir = resolve(args.data ?? defaultDataDir());
+const outPath = resolve(args.out ?? DEFAULT_OUT);
+const fixturesDir = resolve(args.fixtures ?? 'test/fixtures/enterprise');
+const includeStereoset = args['include-stereoset'] ?? false;
+const seed = Number(args.seed);
+
+/** One training item before feature extraction. `key` groups related items for the dev split. */
+interface RawPoint { source: string; key: string; text: string; y: 0 | 1 }
+interface RawPair { source: string; key: string; more: string; less: string }
+
+function devOf(key: string): boolean {
+  const h = Number.parseInt(createHash('sha256').update(`dev|${key}`).digest('hex').slice(0, 8), 16);
+  return h % 100 < 15;
+}
+
+function normKey(t: string): string {
+  return t.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+}
+
+// ---- load -----------------------------------------------------------------------------------------
+
+const wanted: DatasetName[] = ['toxigen', 'redditbias', 'bbq', 'winobias', ...(includeStereoset ? (['stereoset'] as const) : [])];
+const missing = missingDatasets(dataDir, wanted);
+if (missing.length === wanted.length) {
+  console.error(`train: no training data found under ${dataDir}. Missing:\n  ${missing.join('\n  ')}\nPass --data DIR.`);
+  process.exit(2);
+}
+for (const m of missing) console.error(`train: WARNING missing dataset ${m}; training without it`);
+const have = (n: DatasetName): boolean => wanted.includes(n) && !missing.some((m) => m.startsWith(`${n} `));
+
+const points: RawPoint[] = [];
+const pairs: RawPair[] = [];
+const counts: Record<string, Record<string, number>> = {};
+const count = (source: string, what: string): void => {
+  const c = (counts[source] ??= {});
+  c[what] = (c[what] ?? 0) + 1;
+};
+
+if (have('toxigen')) {
+  const seen = new Set<string>();
+  for (const r of loadSentences(dataDir, 'toxigen')) {
+    if (r.split !== 'train' || seen.has(r.text)) continue;
+    seen.add(r.text);
+    points.push({ source: 'toxigen', key: `toxigen|${normKey(r.text)}`, text: r.text, y: r.label === 'biased' ? 1 : 0 });
+    count('toxigen', r.label);
+  }
+}
+if (have('redditbias')) {
+  // Counterfactual pairs from RedditBias's own lists: a biased phrase should score above the same phrase
+  // about the counter-target group ("black people are ..." vs "white people are ...") and above the same
+  // phrase with the stereotypical attribute replaced by its counter-attribute.
+  const swaps = loadRedditBiasSwaps(dataDir);
+  for (const r of loadSentences(dataDir, 'redditbias')) {
+    if (r.split !== 'train') continue;
+    const comment = (r as unknown as { comment?: string }).comment ?? r.text;
+    const key = `redditbias|${normKey(comment)}`;
+    points.push({ source: 'redditbias', key, text: r.text, y: r.label === 'biased' ? 1 : 0 });
+    count('redditbias', r.label);
+    if (r.label !== 'biased') continue;
+    const t = swapTargets(r.text, swaps.targets[r.group] ?? []);
+    if (t) {
+      pairs.push({ source: 'redditbias_target_swaps', key, more: r.text, less: t });
+      count('redditbias_target_swaps', 'pairs');
+    }
+    const a = swapAttribute(r.text, swaps.attributes[r.group] ?? []);
+    if (a) {
+      pairs.push({ source: 'redditbias_attribute_swaps', key, more: r.text, less: a });
+      count('redditbias_attribute_swaps', 'pairs');
+    }
+  }
+}
+if (have('stereoset')) {
+  const byCluster = new Map<string, { stereo?: string; anti?: string }>();
+  for (const r of loadSentences(dataDir, 'stereoset')) {
+    if (r.split !== 'train' || r.orig_label === 'unrelated') continue;
+    const key = `stereoset|${r.cluster_id}`;
+    points.push({ source: 'stereoset', key, text: r.text, y: r.orig_label === 'stereotype' ? 1 : 0 });
+    count('stereoset', r.orig_label ?? r.label);
+    const c = byCluster.get(key) ?? {};
+    if (r.orig_label === 'stereotype') c.stereo = r.text;
+    else c.anti = r.text;
+    byCluster.set(key, c);
+  }
+  for (const [key, c] of byCluster) {
+    if (c.stereo && c.anti) {
+      pairs.push({ source: 'stereoset_pairs', key, more: c.stereo, less: c.anti });
+      count('stereoset_pairs', 'pairs');
+    }
+  }
+}
+if (have('bbq')) {
+  for (const r of loadBbq(dataDir)) {
+    if (r.split !== 'train') continue;
+    const t = bbqAnswerTexts(r);
+    if (!t) continue;
+    const key = `bbq|${r.category}|${r.question_index}`;
+    // The stereotyped answer should score above the "unknown" answer and above the other group's answer.
+    pairs.push({ source: 'bbq_pairs', key, more: t.stereotyped, less: t.unknown });
+    pairs.push({ source: 'bbq_pairs', key, more: t.stereotyped, less: t.other });
+    count('bbq_pairs', 'pairs');
+    count('bbq_pairs', 'pairs');
+  }
+}
+if (have('winobias')) {
+  for (const p of loadPairs(dataDir, 'winobias')) {
+    if (p.split !== 'train') continue;
+    pairs.push({ source: 'winobias_pairs', key: `winobias|${p.id}`, more: p.more_biased, less: p.less_biased });
+    count('winobias_pairs', 'pairs');
+  }
+}
+
+// Project fixtures (train split only): JSONL records with at least { id, llm_response | text, biased | label, split }.
+function loadFixtures(dir: string): RawPoint[] {
+  if (!existsSync(dir)) {
+    console.error(`train: fixtures folder ${dir} not found; training without project fixtures`);
+    return [];
+  }
+  const out: RawPoint[] = [];
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.jsonl')).sort()) {
+    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      const r = JSON.parse(line) as Record<string, unknown>;
+      if (r.split !== 'train') continue;
+      const text = (r.llm_response ?? r.text ?? r.response) as string | undefined;
+      const label = r.biased ?? r.label ?? r.expected_biased;
+      const y = label === true || label === 'biased' || label === 1 ? 1 : label === false || label === 'unbiased' || label === 0 ? 0 : undefined;
+      if (typeof text !== 'string' || y === undefined) continue;
+      out.push({ source: 'fixtures', key: `fixtures|${String(r.id ?? text)}`, text, y });
+      count('fixtures', y ? 'biased' : 'unbiased');
+    }
+  }
+  return out;
+}
+points.push(...loadFixtures(fixturesDir));
+
+console.log(`train: data ${dataDir}`);
+for (const [s, c] of Object.entries(counts)) console.log(`  ${s.padEnd(16)} ${JSON.stringify(c)}`);
+
+// ---- features ---------------------------------------------------------------------------------------
+
+interface Hyper { l2: number; epochs: number; lr: number; sourceWeights: Record<string, number>; features: FeatureConfig }
+
+const BASE_SOURCE_WEIGHTS: Record<string, number> = {
+  toxigen: 1, redditbias: 1, stereoset: 1, fixtures: 2, bbq_pairs: 0.5, winobias_pairs: 0.5, stereoset_pairs: 0.5,
+  redditbias_target_swaps: 0.5, redditbias_attribute_swaps: 0.5,
+};
+
+function build(h: Hyper, excludeDev: boolean): { P: PointExample[]; Q: PairExample[] } {
+  const sizes: Record<string, number> = {};
+  for (const p of points) if (!excludeDev || !devOf(p.key)) sizes[p.source] = (sizes[p.source] ?? 0) + 1;
+  for (const q of pairs) if (!excludeDev || !devOf(q.key)) sizes[q.source] = (sizes[q.source] ?? 0) + 1;
+  const avg = Object.values(sizes).reduce((a, b) => a + b, 0) / Math.max(1, Object.keys(sizes).length);
+  // Each source contributes about (its weight) x (an average-sized source); small sources are up-weighted, capped at 5x.
+  const wOf = (s: string): number => (h.sourceWeights[s] ?? 1) * Math.min(5, avg / (sizes[s] ?? 1));
+  const P: PointExample[] = [];
+  const Q: PairExample[] = [];
+  for (const p of points) {
+    if (excludeDev && devOf(p.key)) continue;
+    P.push({ x: feats(p.text, h.features), y: p.y, weight: wOf(p.source) });
+  }
+  for (const q of pairs) {
+    if (excludeDev && devOf(q.key)) continue;
+    Q.push({ more: feats(q.more, h.features), less: feats(q.less, h.features), weight: wOf(q.source) });
+  }
+  return { P, Q };
+}
+
+const featCache = new Map<string, ReturnType<typeof extractFeatures>>();
+function feats(text: string, cfg: FeatureConfig): ReturnType<typeof extractFeatures> {
+  const k = `${JSON.stringify(cfg)}\u0000${text}`;
+  let f = featCache.get(k);
+  if (!f) {
+    const raw = extractFeatures(text, cfg);
+    f = { idx: Int32Array.from(raw.idx), val: Float32Array.from(raw.val) };
+    featCache.set(k, f);
+  }
+  return f;
+}
+
+// ---- dev evaluation ---------------------------------------------------------------------------------
+
+function devMetrics(model: { w: Float64Array; bias: number }, cfg: FeatureConfig): Record<string, number> {
+  const score = (t: string): number => sigmoid(model.bias + dot(model.w, feats(t, cfg)));
+  const out: Record<string, number> = {};
+  const bySource = new Map<string, { pos: number[]; neg: number[] }>();
+  for (const p of points) {
+    if (!devOf(p.key)) continue;
+    const b = bySource.get(p.source) ?? { pos: [], neg: [] };
+    (p.y ? b.pos : b.neg).push(score(p.text));
+    bySource.set(p.source, b);
+  }
+  for (const [s, b] of bySource) Object.assign(out, metricsSummary(s, b.pos, b.neg));
+  const pairScores = new Map<string, [number, number][]>();
+  for (const q of pairs) {
+    if (!devOf(q.key)) continue;
+    const arr = pairScores.get(q.source) ?? [];
+    arr.push([score(q.more), score(q.less)]);
+    pairScores.set(q.source, arr);
+  }
+  for (const [s, arr] of pairScores) out[`${s}_pairwise`] = arr.reduce((a, [m, l]) => a + (m > l ? 1 : m === l ? 0.5 : 0), 0) / arr.length;
+  const keys = Object.keys(out).filter((k) => k.endsWith('_auc') || k.endsWith('_pairwise'));
+  out.mean = keys.reduce((a, k) => a + out[k]!, 0) / keys.length;
+  return out;
+}
+
+function fmt(m: Record<string, number>): string {
+  return Object.entries(m)
+    .map(([k, v]) => `${k}=${v.toFixed(3)}`)
+    .join(' ');
+}
+
+const featureConfig: FeatureConfig = { ...DEFAULT_FEATURE_CONFIG, ...(args.features ? (JSON.parse(args.features) as Partial<FeatureConfig>) : {}) };
+const base: Hyper = { l2: 1e-5, epochs: 8, lr: 0.05, sourceWeights: BASE_SOURCE_WEIGHTS, features: featureConfig };
+const grid: Hyper[] = [];
+if (args['no-select']) grid.push(base);
+else {
+  for (const l2 of [1e-6, 1e-5, 1e-4]) for (const epochs of [4, 8]) grid.push({ ...base, l2, epochs });
+}
+
+let best: { h: Hyper; m: Record<string, number> } | undefined;
+if (grid.length > 1) {
+  for (const h of grid) {
+    const t0 = Date.now();
+    const { P, Q } = build(h, true);
+    const model = trainLinear(P, Q, { dim: 1 << h.features.hashBits, epochs: h.epochs, lr: h.lr, l2: h.l2, seed });
+    const m = devMetrics(model, h.features);
+    console.log(`dev l2=${h.l2} epochs=${h.epochs} lr=${h.lr} (${Date.now() - t0} ms): ${fmt(m)}`);
+    if (!best || m.mean! > best.m.mean!) best = { h, m };
+  }
+} else best = { h: base, m: {} };
+
+const chosen = best!.h;
+console.log(`train: chosen l2=${chosen.l2} epochs=${chosen.epochs} lr=${chosen.lr}; training on all train data`);
+const { P, Q } = build(chosen, false);
+const model = trainLinear(P, Q, { dim: 1 << chosen.features.hashBits, epochs: chosen.epochs, lr: chosen.lr, l2: chosen.l2, seed });
+
+const training = {
+  trained_at_commit_of_data: dataDir.endsWith('shared/data') ? '../shared/data' : dataDir,
+  sources: counts,
+  include_stereoset: includeStereoset,
+  excluded: ['crows_pairs (authors forbid training)', 'every test split', ...(includeStereoset ? [] : ['stereoset (CC BY-SA 4.0)'])],
+  dev_split: '15% of train by grouping key: sha256("dev|" + key) % 100 < 15',
+  seed,
+  hyper: { l2: chosen.l2, epochs: chosen.epochs, lr: chosen.lr, source_weights: chosen.sourceWeights },
+  dev_metrics: best!.m,
+};
+const draft = encodeWeights({ version: '', features: chosen.features, bias: model.bias, w: model.w }, training);
+const digest = createHash('sha256').update(draft.weights).update(String(draft.bias)).update(String(draft.scale)).digest('hex');
+const version = `lr-hashed-${digest.slice(0, 12)}`;
+const file = { ...draft, version };
+mkdirSync(dirname(outPath), { recursive: true });
+writeFileSync(outPath, `${JSON.stringify(file)}\n`);
+console.log(`train: wrote ${outPath} (${(Buffer.byteLength(JSON.stringify(file)) / 1024).toFixed(0)} KiB), version ${version}`);
+if (outPath === resolve(DEFAULT_OUT)) {
+  writeFileSync(
+    resolve(VERSION_TS),
+    `// Written by scripts/train.ts: the weights version the code expects (checked at load and by a unit test).\nexport const CLASSIFIER_VERSION = '${version}';\n`,
+  );
+  console.log(`train: wrote ${VERSION_TS}`);
+}

@@ -1,0 +1,90 @@
+// Deterministic, seeded trainer for the linear model: AdaGrad SGD on a weighted mix of pointwise
+// logistic loss (text -> biased?) and pairwise logistic loss (more-biased text should score higher than
+// its minimally different less-biased twin), with L2 applied to the touched weights. Pure: no I/O.
+import type { Features } from './features';
+
+export interface PointExample { x: Features; y: 0 | 1; weight: number }
+export interface PairExample { more: Features; less: Features; weight: number }
+
+export interface TrainOptions {
+  dim: number;
+  epochs: number;
+  lr: number;
+  l2: number;
+  seed: number;
+}
+
+/** mulberry32: small seeded PRNG, identical on every platform. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function shuffleInPlace<T>(xs: T[], rand: () => number): T[] {
+  for (let i = xs.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    const t = xs[i]!;
+    xs[i] = xs[j]!;
+    xs[j] = t;
+  }
+  return xs;
+}
+
+function sig(z: number): number {
+  return z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z));
+}
+
+export function trainLinear(
+  points: PointExample[],
+  pairs: PairExample[],
+  opts: TrainOptions,
+): { w: Float64Array; bias: number } {
+  const w = new Float64Array(opts.dim);
+  const g2 = new Float64Array(opts.dim);
+  let bias = 0;
+  let gb2 = 0;
+  const rand = rng(opts.seed);
+  const order: number[] = [];
+  for (let i = 0; i < points.length + pairs.length; i++) order.push(i);
+  const eps = 1e-8;
+
+  const update = (f: Features, coef: number): void => {
+    // coef = d loss / d margin, scaled by the example weight; gradient on w_i is coef * x_i + l2 * w_i
+    for (let k = 0; k < f.idx.length; k++) {
+      const i = f.idx[k]!;
+      const g = coef * f.val[k]! + opts.l2 * w[i]!;
+      g2[i] = g2[i]! + g * g;
+      w[i] = w[i]! - (opts.lr * g) / (Math.sqrt(g2[i]!) + eps);
+    }
+  };
+
+  for (let epoch = 0; epoch < opts.epochs; epoch++) {
+    shuffleInPlace(order, rand);
+    for (const o of order) {
+      if (o < points.length) {
+        const p = points[o]!;
+        let z = bias;
+        for (let k = 0; k < p.x.idx.length; k++) z += w[p.x.idx[k]!]! * p.x.val[k]!;
+        const coef = (sig(z) - p.y) * p.weight;
+        update(p.x, coef);
+        gb2 += coef * coef;
+        bias -= (opts.lr * coef) / (Math.sqrt(gb2) + eps);
+      } else {
+        const q = pairs[o - points.length]!;
+        let m = 0;
+        for (let k = 0; k < q.more.idx.length; k++) m += w[q.more.idx[k]!]! * q.more.val[k]!;
+        for (let k = 0; k < q.less.idx.length; k++) m -= w[q.less.idx[k]!]! * q.less.val[k]!;
+        const coef = -(1 - sig(m)) * q.weight;
+        update(q.more, coef);
+        update(q.less, -coef);
+      }
+    }
+  }
+  return { w, bias };
+}

@@ -172,3 +172,27 @@ export type BiasReportJson = z.infer<typeof BiasReportJson>;
 /** Scheduler tick on aggregate-ticks; tenant_id narrows the run to one tenant. */
 export const AggregateTick = z.object({ job: z.string().optional(), now: IsoDateTime.optional(), tenant_id: Id.optional() }).passthrough();
 export type AggregateTick = z.infer<typeof AggregateTick>;
+
+/** One line of a bias_metrics.jsonl file: ADR-018 1.0 (integer schema_version) or 1.1.0 records; tenant optional. */
+export const JsonlMetricRecord = z
+  .object({
+    schema_version: z.union([z.number(), z.string()]).optional(),
+    tenant_id: z.string().nullable().optional(),
+    session_id: z.string().min(1),
+    timestamp: z.iso.datetime({ offset: true, local: true }),
+    reviewer_id: z.string().min(1),
+    model_id: z.string().min(1),
+    position: z.number().int().min(0).nullable().optional(),
+    response_length_chars: z.number().int().min(0),
+    score_value: z.number().finite(),
+    score_scale: ScoreScale,
+    council_config_version: z.string().nullable().optional(),
+  })
+  .refine(
+    (r) => {
+      const [lo, hi] = parseScoreScale(r.score_scale);
+      return r.score_value >= lo && r.score_value <= hi;
+    },
+    { message: 'score_value is outside score_scale', path: ['score_value'] },
+  );
+export type JsonlMetricRecord = z.infer<typeof JsonlMetricRecord>;

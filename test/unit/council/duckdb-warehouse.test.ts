@@ -3,28 +3,12 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDbWarehouse } from '../../../shared/adapters/duckdb/warehouse';
-import { buildBiasReport, DEFAULT_REPORT_OPTIONS, windowStatsFromRecords, type WindowQuery, type WindowStats } from '../../../shared/domain/council';
+import { buildBiasReport, DEFAULT_REPORT_OPTIONS, windowStatsFromRecords, type WindowQuery } from '../../../shared/domain/council';
 import { generateRecords } from '../../support/council-data';
+import { expectStatsClose } from '../../support/council-expect';
 
 const recordsA = generateRecords({ seed: 21, sessions: 80, tenantId: 'tA', scales: ['1-10', '0-1', '0-100'], includeSelfVotes: true, stepMs: 3_600_000 });
 const recordsB = generateRecords({ seed: 22, sessions: 15, tenantId: 'tB', includeSelfVotes: true });
-
-export function expectStatsClose(a: WindowStats, b: WindowStats) {
-  expect(a.sessions.map((s) => s.session_id)).toEqual(b.sessions.map((s) => s.session_id));
-  a.sessions.forEach((s, i) => {
-    const o = b.sessions[i]!;
-    expect(s.first_ms).toBe(o.first_ms);
-    expect(s.last_ms).toBe(o.last_ms);
-    expect(s.xy.n).toBe(o.xy.n);
-    for (const k of ['meanX', 'meanY', 'm2x', 'm2y', 'cxy'] as const) expect(s.xy[k]).toBeCloseTo(o.xy[k], 6);
-  });
-  expect(a.reviewers.map((r) => [r.reviewer_id, r.moments.n])).toEqual(b.reviewers.map((r) => [r.reviewer_id, r.moments.n]));
-  expect(a.positions.map((r) => [r.position, r.moments.n])).toEqual(b.positions.map((r) => [r.position, r.moments.n]));
-  a.positions.forEach((p, i) => expect(p.moments.m2).toBeCloseTo(b.positions[i]!.moments.m2, 9));
-  expect(a.selfVotes.n).toBe(b.selfVotes.n);
-  expect(a.selfVotes.mean).toBeCloseTo(b.selfVotes.mean, 10);
-  expect(a.selfVotes.m2).toBeCloseTo(b.selfVotes.m2, 10);
-}
 
 describe('DuckDB warehouse', () => {
   const wh = new DuckDbWarehouse(':memory:');

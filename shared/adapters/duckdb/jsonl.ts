@@ -1,0 +1,108 @@
+// Bias report straight from a bias_metrics.jsonl file. Fast path: DuckDB read_json (parallel, typed columns) into
+// a temporary table, then the shared window-statistics SQL. DuckDB's ignore_errors turns a bad line into a row of
+// NULLs without telling which line it was, so when any row fails validation the file is re-read line by line in
+// Node to report each malformed line (number and reason) and the statistics are computed in memory from exactly
+// the lines that passed. Clean files never take the slow path.
+import { DuckDBInstance } from '@duckdb/node-api';
+import { createReadStream, existsSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { windowStatsFromRecords, type MetricRow, type WindowQuery, type WindowStats } from '../../domain/council/window';
+import { JsonlMetricRecord, parseScoreScale } from '../../schemas/council';
+import { toFieldIssues } from '../../schemas/common';
+import { DUCKDB, statsFromRows, windowStatsSql, type StatsRow } from '../sql/council';
+
+export interface MalformedLine {
+  line: number;
+  reason: string;
+}
+
+export interface JsonlStats {
+  stats: WindowStats;
+  lines: number;
+  malformed: { count: number; lines: MalformedLine[] };
+  path: 'duckdb' | 'line-by-line';
+}
+
+const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
+const num = (s: string) => `TRY_CAST(${s} AS DOUBLE)`;
+
+export async function jsonlWindowStats(file: string, q: WindowQuery, opts: { maxReported?: number } = {}): Promise<JsonlStats> {
+  if (!existsSync(file)) throw new Error(`input file not found: ${file}`);
+  const instance = await DuckDBInstance.create(':memory:');
+  const c = await instance.connect();
+  try {
+    await c.run(`SET TimeZone = 'UTC'`);
+    const lo = num(`regexp_extract(score_scale, '^\\s*(-?[0-9]+(\\.[0-9]+)?)\\s*-', 1)`);
+    const hi = num(`regexp_extract(score_scale, '-\\s*(-?[0-9]+(\\.[0-9]+)?)\\s*$', 1)`);
+    await c.run(`CREATE TEMP TABLE recs AS
+      SELECT tenant_id, session_id, timestamp, reviewer_id, model_id, position, response_length_chars,
+             COALESCE(council_config_version, '') AS council_config_version,
+             (score_value - ${lo}) / NULLIF(${hi} - ${lo}, 0) AS score_normalized
+      FROM read_json(${sqlString(file)}, format = 'newline_delimited', ignore_errors = true, maximum_object_size = 16777216,
+        columns = {tenant_id: 'VARCHAR', session_id: 'VARCHAR', timestamp: 'TIMESTAMPTZ', reviewer_id: 'VARCHAR', model_id: 'VARCHAR',
+                   position: 'BIGINT', response_length_chars: 'BIGINT', score_value: 'DOUBLE', score_scale: 'VARCHAR',
+                   council_config_version: 'VARCHAR'})`);
+    const check = (
+      await c.runAndReadAll(`SELECT COUNT(*) AS total, COUNT(*) FILTER (WHERE NOT (
+        session_id IS NOT NULL AND session_id <> '' AND reviewer_id IS NOT NULL AND reviewer_id <> '' AND model_id IS NOT NULL
+        AND model_id <> '' AND timestamp IS NOT NULL AND response_length_chars IS NOT NULL AND response_length_chars >= 0
+        AND (position IS NULL OR position >= 0) AND score_normalized IS NOT NULL AND score_normalized BETWEEN 0 AND 1)) AS bad FROM recs`)
+    ).getRowObjectsJS()[0]!;
+    const total = Number(check.total);
+    if (Number(check.bad) === 0) {
+      const { sql, params } = windowStatsSql(DUCKDB, 'recs', { ...q, tenantId: null }, { dedupe: false });
+      const rows = (await c.runAndReadAll(sql, params)).getRowObjectsJS() as unknown as StatsRow[];
+      return { stats: statsFromRows(rows), lines: total, malformed: { count: 0, lines: [] }, path: 'duckdb' };
+    }
+  } finally {
+    c.closeSync();
+    instance.closeSync();
+  }
+  return lineByLine(file, q, opts.maxReported ?? 100);
+}
+
+async function lineByLine(file: string, q: WindowQuery, maxReported: number): Promise<JsonlStats> {
+  const rows: MetricRow[] = [];
+  const malformed: MalformedLine[] = [];
+  let count = 0;
+  let lineNo = 0;
+  const rl = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  for await (const line of rl) {
+    lineNo++;
+    if (!line.trim()) continue;
+    let reason: string | null = null;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (e) {
+      reason = `invalid JSON: ${(e as Error).message}`.slice(0, 200);
+    }
+    if (reason === null) {
+      const parsed = JsonlMetricRecord.safeParse(value);
+      if (parsed.success) {
+        const r = parsed.data;
+        const [lo, hi] = parseScoreScale(r.score_scale);
+        const ts = /[zZ]|[+-]\d\d:?\d\d$/.test(r.timestamp) ? r.timestamp : `${r.timestamp}Z`;
+        rows.push({
+          tenant_id: r.tenant_id ?? null,
+          session_id: r.session_id,
+          timestamp: ts,
+          reviewer_id: r.reviewer_id,
+          model_id: r.model_id,
+          position: r.position ?? null,
+          response_length_chars: r.response_length_chars,
+          score_normalized: (r.score_value - lo) / (hi - lo),
+          council_config_version: r.council_config_version ?? '',
+        });
+        continue;
+      }
+      reason = toFieldIssues(parsed.error)
+        .slice(0, 3)
+        .map((i) => `${i.path || '(record)'}: ${i.message}`)
+        .join('; ');
+    }
+    count++;
+    if (malformed.length < maxReported) malformed.push({ line: lineNo, reason });
+  }
+  return { stats: windowStatsFromRecords(rows, { ...q, tenantId: null }), lines: rows.length + count, malformed: { count, lines: malformed }, path: 'line-by-line' };
+}

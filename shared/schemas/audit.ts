@@ -47,6 +47,8 @@ export const AuditRecord = z.object({
   bias_type: z.array(z.string()),
   bias_score: z.record(z.string(), z.number()),
   bias_confidence_score: z.number().nullable(),
+  /** Highest taxonomy severity (1–5) among bias_type; 0 when none. Derived, for triage sorting. */
+  bias_severity: z.number().int().min(0).max(5).default(0),
   mitigation_action: JsonObject.nullable(),
   bias_report_summary: JsonObject.nullable(),
   analyzed_at: z.string().nullable(),

@@ -5,6 +5,11 @@ import type { BiasReport } from '../../schemas/analysis';
 import type { LlmInteractionInput } from '../../schemas/interaction';
 import { sha256Hex } from '../canonical-json';
 import { maskJson, maskText, totalRedactions, type RedactionCounts } from '../pii';
+import { DEFAULT_TAXONOMY } from '../taxonomy';
+
+const SEVERITY = new Map(DEFAULT_TAXONOMY.map((t) => [t.bias_key, t.severity_level]));
+/** Highest severity among the bias types; 0 when there are none. */
+export const severityOf = (biasType: readonly string[]) => Math.max(0, ...biasType.map((t) => SEVERITY.get(t) ?? 0));
 
 export function newAuditRecord(
   input: LlmInteractionInput,
@@ -57,6 +62,7 @@ export function newAuditRecord(
     bias_type: [],
     bias_score: {},
     bias_confidence_score: null,
+    bias_severity: 0,
     mitigation_action: null,
     bias_report_summary: null,
     analyzed_at: null,
@@ -91,7 +97,8 @@ export function biasUpdateFromReport(report: BiasReport): Required<BiasUpdate> {
 }
 
 export function withBiasUpdate(record: AuditRecord, update: BiasUpdate, at: string): AuditRecord {
-  return { ...record, ...update, bias_status: 'ANALYZED', analyzed_at: at, analysis_error: null };
+  const next = { ...record, ...update };
+  return { ...next, bias_severity: next.bias_detected ? severityOf(next.bias_type) : 0, bias_status: 'ANALYZED', analyzed_at: at, analysis_error: null };
 }
 
 export function withAnalysisFailure(record: AuditRecord, errorCode: string): AuditRecord {

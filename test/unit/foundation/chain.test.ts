@@ -85,3 +85,12 @@ describe('audit hash chain', () => {
     expect(after.bias_detected).toBe(true);
   });
 });
+
+describe('bias severity', () => {
+  it('is the highest taxonomy severity among detected bias types, 0 when nothing is detected', () => {
+    const at = '2026-01-01T00:00:00.000Z';
+    expect(withBiasUpdate(record0, { bias_detected: true, bias_type: ['language', 'race_ethnicity'] }, at).bias_severity).toBe(5);
+    expect(withBiasUpdate(record0, { bias_detected: true, bias_type: ['language'] }, at).bias_severity).toBe(2);
+    expect(withBiasUpdate(record0, { bias_detected: false, bias_type: ['language'] }, at).bias_severity).toBe(0);
+  });
+});

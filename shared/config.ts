@@ -29,6 +29,13 @@ const ConfigSchema = z
     DUCKDB_PATH: z.string().default('.cache/warehouse.duckdb'),
     BIGQUERY_DATASET: z.string().default('bias_monitor'),
     BIGQUERY_LOCATION: z.string().default('EU'),
+    /** Council audits (ADR-015/018); definitions in docs/decisions/040. */
+    COUNCIL_LENGTH_CORRELATION_THRESHOLD: z.coerce.number().min(0).max(1).default(0.3),
+    COUNCIL_POSITION_VARIANCE_THRESHOLD: z.coerce.number().min(0).default(0.5),
+    BIAS_WINDOW_SESSIONS: int(100, 1),
+    BIAS_WINDOW_DAYS: int(30, 1),
+    BIAS_BOOTSTRAP_RESAMPLES: int(1000, 1),
+    BIAS_BOOTSTRAP_SEED: int(20251217),
     GRAPHQL_INTROSPECTION: bool,
     GRAPHQL_MAX_DEPTH: int(10, 1),
     GRAPHQL_MAX_COST: int(5000, 1),

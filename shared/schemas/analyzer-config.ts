@@ -4,6 +4,7 @@ import { z } from 'zod';
 
 export const DETECTOR_NAMES = ['language', 'stereotype', 'sentiment_disparity', 'toxicity', 'classifier', 'domain_rules', 'council_disagreement'] as const;
 export const DetectorName = z.enum(DETECTOR_NAMES);
+export type DetectorName = z.infer<typeof DetectorName>;
 
 /** A declarative domain rule: data, not code. Fires when every `all` group has a match and no `unless` pattern does. */
 export const DomainRule = z

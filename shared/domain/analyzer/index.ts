@@ -1,38 +1,133 @@
-// Analyzer entry point: runs the detectors and assembles the FR-BIAS-4.3.2 BiasReport.
+// Analyzer entry point: prepares the text once, runs the tenant's enabled detectors and assembles the
+// FR-BIAS-4.3.2 BiasReport (report.ts). Everything expensive (retext processor, wink model, lexicon regexes,
+// classifier weights) is built at module load / createAnalyzer, never per request.
 import type { AnalyzeBiasRequest, BiasReport, Finding } from '../../schemas/analysis';
-import type { Detector } from './detector';
-import { languageDetector } from './language';
+import { defaultTenantAnalyzerConfig, type DetectorName, type DomainRule, type TenantAnalyzerConfig } from '../../schemas/analyzer-config';
+import type { DetectorSettings, PreparedText } from './detector';
+import { runClassifier, type TextClassifier } from './detectors/classifier';
+import { COUNCIL_VERSION, detectCouncil, type CouncilReport } from './detectors/council';
+import { DEFAULT_RULES, detectDomainRules, DOMAIN_RULES_VERSION } from './detectors/domain-rules';
+import { defaultGenderFindings, genderCodedFindings, LANGUAGE_VERSION, retextFindings } from './detectors/language';
+import { detectSentimentDisparity, SENTIMENT_VERSION } from './detectors/sentiment';
+import { detectStereotypes, STEREOTYPE_VERSION } from './detectors/stereotype';
+import { detectToxicity, TOXICITY_VERSION } from './detectors/toxicity';
+import { findGroupMentions } from './groups';
+import { assembleReport, type Calibration, DEFAULT_CALIBRATION, type DetectorRun } from './report';
+import { quotedRanges, splitSentences } from './text';
+
+export type { TextClassifier } from './detectors/classifier';
+export { DEFAULT_RULES } from './detectors/domain-rules';
+
+export const ANALYZER_VERSION = '1.0.0';
 
 export interface Analyzer {
-  analyze(request: AnalyzeBiasRequest): Promise<BiasReport>;
+  analyze(request: AnalyzeBiasRequest, tenantConfig?: TenantAnalyzerConfig): Promise<BiasReport>;
+  /** Synchronous core, used by the evaluation and benchmarks. */
+  analyzeSync(request: AnalyzeBiasRequest, tenantConfig?: TenantAnalyzerConfig): BiasReport;
 }
 
-export async function createAnalyzer(detectors: Detector[] = [languageDetector]): Promise<Analyzer> {
+export interface AnalyzerOptions {
+  /** The learned classifier; null disables the classifier detector. */
+  classifier?: TextClassifier | null;
+  calibration?: Calibration;
+}
+
+export function prepareText(text: string, query = '', councilResponses?: { member_id: string; response: string }[]): PreparedText {
+  const sentences = splitSentences(text);
+  const mentionsBySentence = sentences.map((s) => findGroupMentions(s.text, s.start));
   return {
-    async analyze(request) {
-      const findings: Finding[] = [];
-      const timings: Record<string, number> = {};
-      for (const d of detectors) {
-        const t0 = performance.now();
-        findings.push(...(await d.detect({ text: request.llm_response, query: request.original_query })));
-        timings[d.name] = Math.round((performance.now() - t0) * 1000) / 1000;
-      }
-      const types = [...new Set(findings.flatMap((f) => f.bias_type))];
-      const top = Math.max(0, ...findings.map((f) => f.score));
-      return {
-        bias_detected: findings.length > 0,
-        bias_type: types,
-        bias_score: Object.fromEntries(types.map((t) => [`${t}_score`, top])),
-        confidence: findings.length > 0 ? top : 1 - top,
-        mitigation_action: findings.length > 0
-          ? { type: 'REPHRASE_RESPONSE', details: findings.map((f) => f.suggestion ? `"${f.spans[0]?.text}" → "${f.suggestion}"` : f.explanation).join('; ') }
-          : { type: 'NONE', details: 'no bias found' },
-        bias_report_summary: {
-          findings,
-          detector_versions: Object.fromEntries(detectors.map((d) => [d.name, d.version])),
-          timings_ms: timings,
-        },
-      };
-    },
+    text,
+    query,
+    sentences,
+    mentions: mentionsBySentence.flat(),
+    mentionsBySentence,
+    quotes: quotedRanges(text),
+    ...(councilResponses ? { councilResponses } : {}),
   };
+}
+
+export function resolveRules(config: TenantAnalyzerConfig): DomainRule[] {
+  const tenant = config.domain_rules ?? [];
+  if (!config.domain_rules || config.extend_default_rules) {
+    const overridden = new Set(tenant.map((r) => r.id));
+    return [...DEFAULT_RULES.filter((r) => !overridden.has(r.id)), ...tenant];
+  }
+  return tenant;
+}
+
+export function settingsFor(config: TenantAnalyzerConfig): DetectorSettings {
+  return {
+    allowList: config.allow_list.map((a) => a.toLowerCase().trim()),
+    rules: resolveRules(config),
+    council: { coverageVarianceThreshold: config.council.coverage_variance_threshold, extraLexicon: config.council.extra_lexicon },
+  };
+}
+
+const ms = (t0: number) => Math.round((performance.now() - t0) * 1000) / 1000;
+
+/** Runs the enabled detectors over a prepared text. */
+export function runDetectors(doc: PreparedText, config: TenantAnalyzerConfig, classifier: TextClassifier | null): DetectorRun {
+  const enabled = new Set<DetectorName>(config.enabled_detectors);
+  const settings = settingsFor(config);
+  const findings: Finding[] = [];
+  const versions: Record<string, string> = {};
+  const timings: Record<string, number> = {};
+  const metrics: DetectorRun['metrics'] = {};
+  let council: CouncilReport | null = null;
+  const time = (name: string, version: string, fn: () => void) => {
+    if (!enabled.has(name as DetectorName)) return;
+    const t0 = performance.now();
+    fn();
+    timings[name] = ms(t0);
+    versions[name] = version;
+  };
+  time('language', LANGUAGE_VERSION, () => findings.push(...retextFindings(doc, settings), ...genderCodedFindings(doc), ...defaultGenderFindings(doc)));
+  time('stereotype', STEREOTYPE_VERSION, () => findings.push(...detectStereotypes(doc)));
+  time('toxicity', TOXICITY_VERSION, () => findings.push(...detectToxicity(doc)));
+  time('sentiment_disparity', SENTIMENT_VERSION, () => {
+    const r = detectSentimentDisparity(doc);
+    findings.push(...r.findings);
+    metrics.sentiment_divergence = r.divergence;
+  });
+  time('domain_rules', DOMAIN_RULES_VERSION, () => findings.push(...detectDomainRules(doc, settings.rules)));
+  if (classifier) {
+    time('classifier', `1.0.0+${classifier.version}`, () => {
+      const r = runClassifier(doc, classifier);
+      findings.push(...r.findings);
+      metrics.classifier_score = r.score;
+    });
+  }
+  time('council_disagreement', COUNCIL_VERSION, () => {
+    const r = detectCouncil(doc, settings.council.extraLexicon, settings.council.coverageVarianceThreshold);
+    findings.push(...r.findings);
+    council = r.report;
+  });
+  // Allow-listed phrases silence every detector's findings whose evidence is exactly that phrase.
+  const allowed = settings.allowList.length ? new Set(settings.allowList) : null;
+  const kept = allowed ? findings.filter((f) => !f.spans.length || !f.spans.every((s) => allowed.has(s.text.toLowerCase().trim()))) : findings;
+  return { findings: kept, versions, timings, metrics, council };
+}
+
+export function createAnalyzerSync(options: AnalyzerOptions = {}): Analyzer {
+  const classifier = options.classifier ?? null;
+  const calibration = options.calibration ?? DEFAULT_CALIBRATION;
+  const analyzeSync = (request: AnalyzeBiasRequest, tenantConfig?: TenantAnalyzerConfig): BiasReport => {
+    const config = tenantConfig ?? defaultTenantAnalyzerConfig();
+    const t0 = performance.now();
+    const doc = prepareText(request.llm_response, request.original_query ?? '', request.council_responses);
+    const prepareMs = ms(t0);
+    const run = runDetectors(doc, config, config.enabled_detectors.includes('classifier') ? classifier : null);
+    // Is the prompt itself asking for the bias? (drives REPHRASE_PROMPT)
+    const queryFindings = request.original_query ? detectStereotypes(prepareText(request.original_query)).concat(detectToxicity(prepareText(request.original_query))) : [];
+    return assembleReport({ doc, run, config, calibration, queryFindings, prepareMs, totalMs: ms(t0), analyzerVersion: ANALYZER_VERSION });
+  };
+  return {
+    analyzeSync,
+    analyze: async (request, tenantConfig) => analyzeSync(request, tenantConfig),
+  };
+}
+
+/** Kept async for the composition root (shared/app/context.ts). */
+export async function createAnalyzer(options: AnalyzerOptions = {}): Promise<Analyzer> {
+  return createAnalyzerSync(options);
 }

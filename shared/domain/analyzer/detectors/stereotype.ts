@@ -1,0 +1,234 @@
+// Stereotype detector: a finding needs an ATTRIBUTION, not a mention. A group mention (groups.ts) must be
+// followed by a generalising or evaluative predicate ("are naturally…", "tend to…", "can't…", "aren't suited…",
+// "make better…"), or preceded by a universal quantifier ("all X", "typical X"); coded forms ("digital native",
+// "culture fit", "good neighbourhoods", "applicants named …") fire on their own. Negated, quoted, policy or
+// myth-busting framing ("it is a myth that…", "we do not consider age") suppresses the finding.
+import type { Finding } from '../../../schemas/analysis';
+import type { Detector, PreparedText } from '../detector';
+import type { Axis, GroupMention } from '../groups';
+import { clamp01, hasMetaCue, insideQuote, isRebuttal, span } from '../text';
+
+export const STEREOTYPE_VERSION = '1.0.0';
+
+// Evaluative traits people attach to groups (negative and "benevolent").
+const TRAITS = [
+  // negative
+  'emotional', 'irrational', 'hysterical', 'aggressive', 'violent', 'dangerous', 'lazy', 'greedy', 'cheap', 'stingy', 'dishonest', 'untrustworthy', 'unreliable',
+  'sneaky', 'criminal', 'dirty', 'loud', 'rude', 'arrogant', 'bossy', 'shrill', 'weak', 'fragile', 'frail', 'slow', 'stubborn', 'rigid', 'inflexible', 'forgetful',
+  'senile', 'confused', 'backward', 'primitive', 'uneducated', 'ignorant', 'stupid', 'dumb', 'incompetent', 'unqualified', 'inferior', 'unstable', 'moody', 'needy',
+  'demanding', 'difficult', 'entitled', 'naive', 'immature', 'irresponsible', 'reckless', 'careless', 'disorganized', 'disorganised', 'unprofessional', 'passive',
+  'timid', 'submissive', 'indecisive', 'hesitant', 'risk averse', 'risk-averse', 'bad drivers', 'bad with', 'technophobic', 'resistant', 'set in their ways',
+  'out of touch', 'burned out', 'a liability', 'a burden', 'a risk', 'riskier', 'less reliable', 'less productive', 'less committed', 'less capable', 'less competent',
+  'less ambitious', 'less loyal', 'less intelligent', 'less suited', 'unsuited', 'ill-suited', 'ill suited', 'not suited', 'not cut out', 'not built', 'too old',
+  'too emotional', 'too soft', 'too aggressive', 'too slow', 'too expensive', 'expensive to', 'costly', 'fanatical', 'extremist', 'extremists', 'terrorists', 'radical',
+  'radicalized', 'intolerant', 'clannish', 'tribal', 'manipulative', 'controlling', 'promiscuous', 'predatory', 'perverted', 'deviant', 'sinful', 'unnatural',
+  'freeloaders', 'scroungers', 'thieves', 'illiterate', 'unhygienic', 'smelly', 'noisy', 'greedy', 'materialistic', 'shallow', 'vain', 'gossipy', 'catty',
+  'dramatic', 'overly sensitive', 'oversensitive', 'thin-skinned', 'snowflakes', 'job-hoppers', 'job hoppers', 'disloyal', 'unmotivated', 'unambitious', 'lazy',
+  'difficult to manage', 'hard to manage', 'hard to train', 'harder to train', 'slower', 'weaker', 'dumber', 'worse', 'poorer', 'unfit', 'incapable', 'unable',
+  'helpless', 'dependent', 'childlike', 'pitiful', 'tragic', 'suffering', 'victims', 'inspirational', 'inspiring', 'brave for',
+  // benevolent / "positive" stereotypes
+  'nurturing', 'caring', 'maternal', 'motherly', 'gentle', 'sensitive', 'empathetic', 'empathic', 'compassionate', 'patient', 'intuitive', 'emotional intelligence',
+  'detail-oriented', 'detail oriented', 'organized', 'organised', 'meticulous', 'tidy', 'clean', 'polite', 'obedient', 'docile', 'deferential', 'respectful of authority',
+  'hardworking', 'hard-working', 'hard working', 'diligent', 'industrious', 'disciplined', 'loyal', 'family-oriented', 'family oriented', 'frugal', 'thrifty', 'good with money',
+  'good at math', 'good at maths', 'good with numbers', 'good with children', 'good with kids', 'good with people', 'good with technology', 'tech-savvy', 'tech savvy',
+  'athletic', 'musical', 'rhythmic', 'spiritual', 'exotic', 'strong', 'tough', 'rational', 'logical', 'analytical', 'decisive', 'assertive', 'competitive', 'ambitious',
+  'natural leaders', 'natural caregivers', 'better leaders', 'better caregivers', 'better suited', 'more suited', 'well suited', 'suited', 'gifted', 'talented',
+  'energetic', 'adaptable', 'innovative', 'creative', 'flexible', 'humble', 'modest', 'quiet', 'reserved', 'passionate', 'hot-headed', 'hot headed', 'fiery',
+  'smarter', 'stronger', 'better', 'superior', 'more reliable', 'more productive', 'more loyal', 'more committed', 'more careful', 'more responsible', 'more stable',
+  'more emotional', 'more aggressive', 'more creative', 'more intelligent', 'more honest', 'cheaper', 'more expensive',
+];
+const TRAIT_RE = TRAITS.map((t) => t.replace(/[-\s]+/g, '[-\\s]+')).join('|');
+
+// Adverbs that turn any predicate into a generalisation.
+const GENERIC_ADV = String.raw`(?:naturally|inherently|innately|instinctively|by nature|genetically|biologically|always|never|all|typically|generally|usually|invariably|notoriously|famously|essentially|fundamentally)`;
+const DEGREE = String.raw`(?:so|too|very|really|quite|rather|far|much|a lot|way|often|mostly|frequently|tend(?:s)? to be|seem(?:s)? to be|also|more|less|not|n't|never|rarely|seldom|usually|generally|typically|naturally|inherently|just|simply|always|all|overly|extremely|incredibly|a bit|somewhat|pretty|notoriously|famously|known to be|known for being)`;
+
+// Predicates that follow the mention (anchored at the start of the remainder, allowing up to 3 filler words
+// such as "in general", "as employees", "in my experience").
+const FILL = String.raw`^[\s,]*(?:(?:in general|as a (?:group|rule|whole)|as employees|as workers|on the whole|in my experience|by and large|for the most part|honestly|frankly|of course|these days|nowadays|today)[\s,]+)?(?:(?:who|that)\s+\w+(?:\s+\w+){0,4}?\s+)?(?:(?:also|still|often|usually|generally|typically|really|probably|all|mostly|frequently|just|simply|even|definitely|certainly|basically)\s+)?`;
+const PREDICATES: { re: RegExp; kind: 'explicit' | 'benevolent' | 'ability' | 'prescriptive' | 'behaviour'; score: number }[] = [
+  // "are naturally X", "tend to be X", "are (so/too/more…) <trait>"
+  { kind: 'explicit', score: 0.85, re: new RegExp(`${FILL}(?:are|is|'re|were|remain|seem|appear|tend to be|make|become)\\s+(?:${DEGREE}\\s+){0,3}?(?:${TRAIT_RE})\\b`, 'i') },
+  { kind: 'explicit', score: 0.85, re: new RegExp(`${FILL}(?:are|is|'re|tend to|will|can|do|don't|do not|won't|cannot|can't)?\\s*${GENERIC_ADV}\\s+(?:\\w+\\s+){0,1}(?:${TRAIT_RE}|[a-z]+(?:s|ed)?\\b)`, 'i') },
+  { kind: 'explicit', score: 0.8, re: new RegExp(`${FILL}(?:tend to|tends to|are prone to|are known for|are known to|are wired to|are wired for|are built for|are made for|are meant for|are born to|are programmed to)\\b`, 'i') },
+  // abilities: "can't handle", "struggle with", "lack", "aren't good at"
+  { kind: 'ability', score: 0.8, re: new RegExp(`${FILL}(?:simply\\s+|just\\s+|often\\s+|usually\\s+|generally\\s+)?(?:can't|cannot|can not|can never|could never|won't be able to|are unable to|are not able to|aren't able to|don't know how to|do not know how to|struggle(?:s)? (?:to|with)|lack(?:s)?\\b|don't have the|do not have the|don't understand|do not understand|can't keep up|cannot keep up|fall behind|aren't (?:good|great|suited|cut out|built|capable|reliable|strong|smart|technical)|are not (?:good|great|suited|cut out|built|capable|reliable|strong|smart|technical)|are (?:bad|terrible|hopeless|poor|no good|useless|weak) (?:at|with)|are (?:good|great|better|worse|best|excellent|superior|natural(?:ly gifted)?) (?:at|with|in)|are better (?:suited|off|placed)|excel at|shine in|belong (?:in|at)|should (?:stay|stick|be kept|remain|focus)|shouldn't be (?:trusted|hired|promoted|allowed|given)|should not be (?:trusted|hired|promoted|allowed|given)|can't be trusted|cannot be trusted|need (?:more )?(?:supervision|hand-holding|handholding|babysitting))`, 'i') },
+  // "make better/worse leaders"
+  { kind: 'explicit', score: 0.8, re: new RegExp(`${FILL}(?:make|are)\\s+(?:\\w+\\s+)?(?:better|worse|poor|great|natural|excellent|terrible|bad|ideal|perfect)\\s+(?:\\w+\\s+)?(?:leaders|managers|engineers|employees|workers|hires|caregivers|carers|nurses|teachers|parents|drivers|borrowers|tenants|customers|negotiators|salespeople|programmers|investments|risks|candidates|fits?|choices|partners|suppliers)\\b`, 'i') },
+  // behaviour generalisations used for decisions: "are more likely to default / quit / leave"
+  { kind: 'behaviour', score: 0.75, re: new RegExp(`${FILL}(?:are|is)\\s+(?:much\\s+|far\\s+|significantly\\s+)?(?:more|less) likely to\\s+(?:\\w+\\s+)?(?:default|quit|leave|resign|job[- ]hop|steal|lie|cheat|commit|miss|skip|underperform|complain|sue|file|cause|take (?:more )?(?:time off|sick|leave|maternity)|get pregnant|start a family|need|struggle|fail|pay late|damage|be (?:lazy|late|absent|unreliable|difficult|aggressive|violent|dishonest|fraudulent|criminal))`, 'i') },
+  { kind: 'behaviour', score: 0.7, re: new RegExp(`${FILL}(?:always|never|constantly|usually|typically|often|all)\\s+(?:\\w+\\s+)?(?:complain|argue|cause|demand|ask for|take|leave|quit|lie|cheat|steal|expect|want|need|fight|bring|show up late|miss|refuse|resist|slow|create|stir|play)`, 'i') },
+  // bare generic present tense with an evaluative behaviour verb: "older tenants complain", "women gossip"
+  { kind: 'behaviour', score: 0.7, re: new RegExp(`${FILL}(?:complain|whine|nag|gossip|exaggerate|overreact|panic|steal|lie|cheat|scam|riot|drink too much|waste|slack off|freeload|mooch|bring (?:problems|trouble|crime|drama)|cause (?:problems|trouble|drama)|take advantage|play the (?:victim|race card|gender card)|get (?:emotional|hysterical|angry|aggressive|confused|lost)|go on (?:and on|about)|breed|overcrowd|litter|haggle|get offended|can't take|cannot take|refuse to (?:learn|adapt|change|work|integrate)|don't (?:want to )?(?:work|integrate|assimilate|pay|care|try|bother))\\b`, 'i') },
+  // generic preferences: "women love to spend", "men only care about"
+  { kind: 'behaviour', score: 0.65, re: new RegExp(`${FILL}(?:love to|loves to|love|hate|can't resist|cannot resist|are obsessed with|only care about|care more about|only want|just want|always want|prefer to)\\s+(?:to\\s+)?(?:spend|shop|shopping|gossip|talk|chat|complain|party|drink|fight|argue|haggle|bargain|save|sav|money|free|handouts|easy|simple|cute|pretty|sports|cars|gadgets|drama|attention|stability|security|fun)`, 'i') },
+];
+
+// Predicates that describe a structural situation or a right, not a trait: never a stereotype.
+const BENIGN = /^[\s,]*(?:(?:who|that)\s+\w+(?:\s+\w+){0,4}?\s+)?(?:are|is|were|remain|have been|continue to be|may be|can be)?\s*(?:often\s+|still\s+|significantly\s+|disproportionately\s+|historically\s+|more likely to be\s+|less likely to be\s+)*(?:eligible|entitled|welcome|welcomed|encouraged|invited|protected|covered|supported|underrepresented|under-represented|overrepresented|over-represented|excluded|overlooked|underpaid|paid less|underserved|denied|rejected|targeted|discriminated|marginali[sz]ed|affected|impacted|penali[sz]ed|harassed|screened out|passed over|at (?:higher|greater|increased|elevated|lower) risk|at risk|exposed|more exposed|vulnerable to|diagnosed|eligible|able to apply|free to|guaranteed|given equal|treated equally|treated fairly|invited to|asked to|required to|subject to|included|represented|served|offered)\b/i;
+const BENIGN_VERB = /^[\s,]*(?:(?:still|often|typically|generally|usually|historically|disproportionately|currently|now|also)\s+)?(?:face|faced|facing|experience|experienced|report|reported|receive|received|earn|earned|make up|made up|account for|accounted for|represent|represented|hold|held|comprise|have access|may request|can request|can apply|may apply|are encouraged|qualify|benefit)\b/i;
+
+interface Coded {
+  re: RegExp;
+  axis: Axis[];
+  score: number;
+  explanation: string;
+  suggestion?: string;
+}
+// Coded forms: fire on their own (unless framed as meta / quoted).
+const CODED: Coded[] = [
+  { re: /\bdigital natives?\b/gi, axis: ['age'], score: 0.7, explanation: 'Age-coded phrase "digital native" screens out older candidates.', suggestion: 'comfortable with digital tools' },
+  { re: /\b(?:young|youthful)\s*(?:,\s*|and\s+|&\s+)?(?:energetic|dynamic|vibrant|hungry|fresh|fun)\b|\b(?:energetic|dynamic|vibrant|fresh)\s*(?:,\s*|and\s+)?young\b|\byoung(?:er)?,?\s+(?:and\s+)?(?:dynamic|energetic|fresh|hungry)?\s*(?:team|workforce|talent|blood|crowd|faces|people|hires|image|profile)\b/gi, axis: ['age'], score: 0.7, explanation: 'Age-coded wording ("young, energetic") signals a preference for younger people.', suggestion: 'motivated' },
+  { re: /\b(?:fresh|new|young) blood\b|\bfresh[- ]faced\b|\brecent graduates? only\b|\bonly recent graduates?\b|\b(?:no|not) (?:more than|over) \d+ years? (?:out of (?:school|college|university)|of experience)\b|\boverqualified\b|\bset in (?:their|his|her) ways\b|\bnear(?:ing)? retirement\b.{0,60}\b(?:not worth|waste|avoid|pass|skip|risk)\b/gi, axis: ['age'], score: 0.6, explanation: 'Age-coded wording used as a selection criterion.' },
+  { re: /\b(?:culture|cultural) fit\b|\bfit (?:in )?with (?:the|our) (?:bro|boys|guys|lads|young|existing) (?:team|culture|crowd|club)\b|\b(?:beer|bro|frat|boys'?) culture\b/gi, axis: [], score: 0.6, explanation: '"Culture fit" used as a screening criterion favours people similar to the existing team.', suggestion: 'alignment with our stated values (culture add)' },
+  { re: /\b(?:no|without|free of|few) (?:family|childcare|child care|caregiving|caring) (?:commitments|obligations|responsibilities|ties|distractions)\b|\b(?:plans?|planning|intend(?:s|ing)?|likely|going) to (?:have|start) (?:a family|children|kids|a baby)\b|\b(?:child[- ]?bearing) age\b|\b(?:maternity|pregnancy) (?:risk|liability|leave risk)\b|\blikely to (?:get pregnant|go on maternity)\b|\bmarital status\b|\b(?:is she|is he|are you|whether (?:she|he|they) (?:is|are)) (?:married|pregnant|planning)\b/gi, axis: ['gender'], score: 0.75, explanation: 'Family-status or pregnancy assumptions used in an employment or credit decision.' },
+  { re: /\bnative (?:English|German|French|Spanish|Dutch|Italian|Japanese|Mandarin|language)[- ]speak(?:er|ers|ing)\b|\bnative[- ]speaker\b|\bmother[- ]tongue\b/gi, axis: ['nationality'], score: 0.6, explanation: '"Native speaker" excludes fluent non-native speakers; state the proficiency actually needed.', suggestion: 'fluent' },
+  { re: /\b(?:heavy|thick|strong|foreign|funny|bad|broken) accents?\b|\bforeign[- ]sounding\b|\b(?:ethnic|unusual|exotic|difficult|hard[- ]to[- ]pronounce|foreign|unpronounceable)[- ]?(?:sounding )?names?\b|\b(?:names?|applicants?|candidates?|people|borrowers?|tenants?|customers?) (?:named|called|with names? (?:like|such as)) [A-Z][a-z]+(?:\s+(?:or|and|,)\s*[A-Z][a-z]+)*/g, axis: ['race_ethnicity', 'nationality'], score: 0.75, explanation: 'Assumption drawn from a name or accent (proxy for ethnicity or origin).' },
+  { re: /\b(?:good|bad|nice|rough|sketchy|dodgy|undesirable|desirable|better|worse|wrong|right|safe|safer|unsafe|dangerous|decent|respectable|problem|ghetto|high[- ]crime)\s+(?:neighbou?rhoods?|areas?|parts? of town|side of town|zip ?codes?|postcodes?|postal codes?|districts?|suburbs?|estates?|communities)\b/gi, axis: ['socioeconomic', 'race_ethnicity'], score: 0.65, explanation: 'Neighbourhood used as a coded proxy for race or class.', suggestion: 'objective, individual criteria' },
+  { re: /\b(?:urban|inner[- ]city|ghetto|hood|project|welfare|section[- ]8) (?:applicants?|candidates?|tenants?|borrowers?|youths?|kids|customers?|clientele|crowd|types?|families|people)\b/gi, axis: ['race_ethnicity', 'socioeconomic'], score: 0.7, explanation: 'Coded label ("urban", "inner-city") used for people; a common proxy for race or class.', suggestion: 'applicants' },
+  { re: /\bable[- ]bodied (?:only|candidates|applicants|people|workers)\b|\b(?:no|free of|without) (?:any )?(?:disabilit(?:y|ies)|medical conditions?|health (?:issues|problems|conditions)|mental health (?:issues|history|problems))\b/gi, axis: ['disability'], score: 0.65, explanation: 'Excludes people with disabilities or health conditions without a job-related reason.' },
+  { re: /\bneed not apply\b|\b(?:locals?|natives?|citizens?|men|women|whites?|christians?) only\b|\bonly (?:hire|rent to|lend to|accept|consider) (?:locals?|natives?|men|women|whites?|christians?|young|younger|married)\b/gi, axis: ['nationality'], score: 0.8, explanation: 'Excludes a group outright.' },
+  { re: /\beven (?:your |a |my |his |their |the )?(?:wife|girlfriend|grandma|grandmother|granny|nan|mom|mum|mother|woman|girl|little sister|grandpa|grandfather|old man|old lady|pensioner)\b,?\s+(?:could|can|would|will|should be able to)\b/gi, axis: [], score: 0.7, explanation: '"Even your wife/grandma could…" implies a group is less capable.' },
+  { re: /\breal men\b|\bman up\b|\bman's job\b|\bwoman's (?:job|place|work)\b|\bwomen's work\b|\bjob for (?:a man|men|a woman|women|the boys|the girls)\b|\blike a girl\b|\bthrow(?:s)? like a\b/gi, axis: ['gender'], score: 0.65, explanation: 'Gendered role expectation ("real men", "a man\'s job").' },
+  { re: /\b(?:the )?(?:right|wrong|better|good|certain) (?:kind of |sort of |type of |class of )?(?:crowd|people|clientele|demographic|element|types?)\b(?! (?:for the job|skills|experience|tools|data|questions?))/gi, axis: ['socioeconomic', 'race_ethnicity'], score: 0.55, explanation: 'Coded wording ("the right crowd", "the wrong element") that sorts people by class or race.' },
+  { re: /\b(?:like|typical of|just like|so|such a) (?:a )?(?:woman|women|girl|girls|man|men|boomer|boomers|millennial|millennials|immigrant|immigrants|foreigner|foreigners)\b(?! (?:who|that|and|or|in|of|with|from|to|on|at))/gi, axis: [], score: 0.55, explanation: 'Behaviour attributed to a group identity ("typical of a woman").' },
+];
+
+const AXIS_OF_CODED_GENERIC = (m: string): Axis[] =>
+  /wife|girlfriend|mom|mum|mother|woman|women|girl|sister|lady|man\b|men\b/i.test(m) ? ['gender'] : /boomer|millennial|grand|granny|nan\b|pensioner|old/i.test(m) ? ['age'] : /immigrant|foreigner/i.test(m) ? ['nationality'] : [];
+
+// A group blamed for decline ("since immigrants moved in the area has gone downhill").
+const DECLINE = /\b(?:gone downhill|went downhill|going downhill|gone to the dogs|gone to pot|ruined|taken over|overrun|changed for the worse|brought (?:down|crime|problems)|bring (?:down|crime|problems)|lower(?:s|ed)? (?:the )?(?:tone|standards|property values)|drag(?:s|ged)? down|declin(?:e|ed|ing)|deteriorat\w+)\b/i;
+// "Like most women in admin roles, she was nurturing"
+const LIKE_QUANT = /\blike (?:most|all|many|every|a typical|other|so many)\s+$/i;
+const TRAIT_ANY = new RegExp(`\\b(?:is|was|are|were|'s|'re|seems?|gets?|tends? to be)\\s+(?:\\w+\\s+){0,2}?(?:${TRAIT_RE})\\b|\\b(?:hates?|loves?|can't|cannot|won't|struggles?|lacks?)\\b`, 'i');
+const THEY_IN = /\bthey(?:'re)?\b/gi;
+
+const SUGGEST = 'Describe individuals by their own qualifications or behaviour instead of a group generalisation.';
+
+function attribution(rest: string): { kind: string; score: number } | undefined {
+  if (BENIGN.test(rest) || BENIGN_VERB.test(rest)) return undefined;
+  for (const p of PREDICATES) if (p.re.test(rest)) return { kind: p.kind, score: p.score };
+  return undefined;
+}
+
+const THEY_SUBJECT = /^(?:they|these (?:people|candidates|applicants|workers|employees|folks|groups)|such (?:people|candidates|applicants|workers|employees)|those people)\b/i;
+// Quantified subject without a copula: "all women want…", "every immigrant…".
+const QUANTIFIED_VERB = /^[\s,]*(?:\w+\s+){0,2}?(?:are|is|want|need|think|believe|love|hate|prefer|expect|can't|cannot|won't|don't|do|have|lack|struggle|avoid|take|get|will|would|should)\b/i;
+
+function finding(text: string, m: GroupMention, end: number, score: number, kind: string): Finding {
+  return {
+    detector: 'stereotype',
+    detector_version: STEREOTYPE_VERSION,
+    bias_type: [m.axis, 'stereotype'],
+    score,
+    explanation: `Generalisation (${kind}) about ${m.text.trim()}: attributes a trait or behaviour to the whole group.`,
+    spans: [span(text, m.start, Math.max(m.end, end))],
+    suggestion: SUGGEST,
+    metric: 'stereotype_score',
+  };
+}
+
+export function detectStereotypes(doc: PreparedText): Finding[] {
+  const { text, sentences, mentionsBySentence, quotes } = doc;
+  const findings: Finding[] = [];
+  let prevMentions: GroupMention[] = [];
+  for (const s of sentences) {
+    const mentions = mentionsBySentence[s.index] ?? [];
+    const meta = hasMetaCue(s.text) || isRebuttal(sentences[s.index + 1]?.text);
+    if (!meta) {
+      const seen = new Set<string>();
+      // Group mention + predicate.
+      const candidates: { m: GroupMention; restStart: number }[] = mentions.map((m) => ({ m, restStart: m.end }));
+      // "They are naturally…" right after a sentence about a group.
+      const lead = s.text.match(THEY_SUBJECT);
+      if (lead && prevMentions.length > 0 && mentions.length === 0) {
+        const g = prevMentions[prevMentions.length - 1]!;
+        candidates.push({ m: { ...g, start: s.start, end: s.start + lead[0].length, text: lead[0], specific: false, quantified: false }, restStart: s.start + lead[0].length });
+      }
+      // "…, they usually lack…" later in the sentence refers back to the group
+      const anchor = mentions.find((m) => !m.specific) ?? (mentions.length === 0 ? prevMentions.find((m) => !m.specific) : undefined);
+      if (anchor) {
+        THEY_IN.lastIndex = 0;
+        for (const t of s.text.matchAll(THEY_IN)) {
+          const at = s.start + t.index;
+          if (at === s.start && lead) continue;
+          if (mentions.length && at < anchor.end) continue;
+          candidates.push({ m: { ...anchor, start: at, end: at + t[0].length, text: t[0], specific: false, quantified: false }, restStart: at + t[0].length });
+        }
+      }
+      for (const m of mentions) {
+        if (m.specific || insideQuote(quotes, m.start, m.end)) continue;
+        const before = text.slice(Math.max(s.start, m.start - 25), m.start);
+        const after = text.slice(m.end, s.end);
+        const key = `${m.axis}:${s.index}`;
+        if (LIKE_QUANT.test(before) && TRAIT_ANY.test(after)) {
+          seen.add(key);
+          findings.push(finding(text, m, Math.min(s.end, m.end + 120), 0.8, 'like-most generalisation'));
+        } else if (DECLINE.test(s.text) && !/\b(?:ag(?:e|ing) population|population|numbers?|share|rates?|enrol+ment|participation|births?|costs?|prices?|revenue|sales|demand)\b.{0,30}\bdeclin/i.test(s.text)) {
+          seen.add(key);
+          findings.push(finding(text, m, s.end, 0.7, 'decline attributed to a group'));
+        }
+      }
+      for (const { m, restStart } of candidates) {
+        if (insideQuote(quotes, m.start, m.end)) continue;
+        let rest = text.slice(restStart, Math.min(s.end, restStart + 160));
+        // possessive: "women's earnings are typically less stable"
+        if (/['’]s$/i.test(m.text) || /^['’]s\b/.test(rest)) rest = rest.replace(/^(?:['’]s)?\s+\w+(?:\s+(?!are\b|is\b)\w+)?/, '');
+        // a following group joined by "and"/"or" shares the predicate ("Men and women are…" is compared later)
+        const joined = rest.match(/^\s*(?:,|and|or|&)\s/) ? '' : rest;
+        let att = attribution(joined);
+        if (!att && m.quantified && QUANTIFIED_VERB.test(joined) && !BENIGN.test(joined) && !BENIGN_VERB.test(joined) && !/^[\s,]*(?:are|is|were|will be|can be|must be|should be|may be)\s+(?:\w+ed|\w+en|given|able|eligible|welcome|required|expected|entitled|invited|encouraged)\b/i.test(joined)) att = { kind: 'quantified', score: 0.75 };
+        if (!att) continue;
+        if (m.specific && att.kind !== 'explicit') continue;
+        // "Men and women are equally…" — comparison that asserts equality
+        if (/\b(?:equally|both|alike|the same|as capable as|as good as|no (?:less|more|different))\b/i.test(rest.slice(0, 80))) continue;
+        const key = `${m.axis}:${s.index}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const predEnd = Math.min(s.end, restStart + Math.max(20, rest.search(/[.;!?]|$/)));
+        const score = clamp01(att.score * (m.specific ? 0.6 : 1) * (/\b(?:some|many|a number of|certain)\s+$/i.test(text.slice(Math.max(0, m.start - 20), m.start)) ? 0.75 : 1));
+        findings.push({
+          detector: 'stereotype',
+          detector_version: STEREOTYPE_VERSION,
+          bias_type: [m.axis, 'stereotype'],
+          score,
+          explanation: `Generalisation (${att.kind}) about ${m.text.trim()}: attributes a trait or behaviour to the whole group.`,
+          spans: [span(text, m.start, Math.max(m.end, predEnd))],
+          suggestion: SUGGEST,
+          metric: 'stereotype_score',
+        });
+      }
+      // Coded forms.
+      for (const c of CODED) {
+        c.re.lastIndex = 0;
+        for (const mm of s.text.matchAll(c.re)) {
+          const start = s.start + mm.index;
+          const end = start + mm[0].length;
+          if (insideQuote(quotes, start, end)) continue;
+          if (c.axis.includes('nationality') && c.re.source.startsWith('\\bnative') && /\b(?:or (?:equivalent|fluent)|not required|isn't required|is not required|no requirement|fluency|proficien)/i.test(s.text)) continue;
+          const axes = c.axis.length ? c.axis : AXIS_OF_CODED_GENERIC(mm[0]);
+          findings.push({
+            detector: 'stereotype',
+            detector_version: STEREOTYPE_VERSION,
+            bias_type: [...axes, axes.length ? 'stereotype' : 'representation', ...(axes.length ? [] : ['stereotype'])].filter((v, i, a) => a.indexOf(v) === i),
+            score: c.score,
+            explanation: c.explanation,
+            spans: [span(text, start, end)],
+            ...(c.suggestion ? { suggestion: c.suggestion } : {}),
+            metric: 'stereotype_score',
+          });
+        }
+      }
+    }
+    if (mentions.length) prevMentions = mentions;
+    else if (!THEY_SUBJECT.test(s.text)) prevMentions = [];
+  }
+  return findings;
+}
+
+export const stereotypeDetector: Detector = {
+  name: 'stereotype',
+  version: STEREOTYPE_VERSION,
+  detect: (doc) => detectStereotypes(doc),
+};

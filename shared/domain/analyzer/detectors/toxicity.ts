@@ -1,0 +1,89 @@
+// Toxicity detector: hostile, demeaning or insulting language toward people or groups. Insults count only when
+// aimed at people ("customers are idiots", "you moron"), not at things ("a stupid bug"); dehumanising metaphors
+// and calls for exclusion or violence count when aimed at a group. Quoted or meta text (a moderation policy
+// listing banned words) does not fire.
+import type { Finding } from '../../../schemas/analysis';
+import type { Detector, PreparedText } from '../detector';
+import { hasMetaCue, insideQuote, span } from '../text';
+
+export const TOXICITY_VERSION = '1.0.0';
+
+const INSULTS = [
+  'idiot', 'idiots', 'idiotic', 'moron', 'morons', 'moronic', 'imbecile', 'imbeciles', 'cretin', 'cretins', 'stupid', 'dumb', 'dumbass', 'retard', 'retards', 'retarded',
+  'loser', 'losers', 'pathetic', 'worthless', 'useless', 'incompetent', 'clueless', 'brainless', 'halfwit', 'halfwits', 'dimwit', 'dimwits', 'scum', 'scumbag', 'scumbags',
+  'trash', 'garbage', 'filth', 'filthy', 'disgusting', 'degenerate', 'degenerates', 'lowlife', 'lowlifes', 'freak', 'freaks', 'jerk', 'jerks', 'bastard', 'bastards',
+  'bitch', 'bitches', 'whore', 'whores', 'slut', 'sluts', 'pig', 'pigs', 'ignorant', 'simpleton', 'simpletons', 'parasite', 'parasites', 'leech', 'leeches', 'vermin',
+  'savage', 'savages', 'animals', 'subhuman', 'subhumans', 'cockroach', 'cockroaches', 'rats', 'thug', 'thugs', 'lazy bums', 'bums', 'freeloader', 'freeloaders',
+  'crybaby', 'crybabies', 'snowflake', 'snowflakes', 'hag', 'hags', 'witch', 'fatso', 'lardass', 'psycho', 'psychos', 'nutcase', 'nutjob', 'lunatic', 'lunatics',
+];
+// Slurs: always toxic outside quotation (kept short; extend per tenant through domain rules if needed).
+const SLURS = [
+  'nigger', 'niggers', 'nigga', 'niggas', 'faggot', 'faggots', 'fag', 'fags', 'dyke', 'dykes', 'tranny', 'trannies', 'kike', 'kikes', 'spic', 'spics', 'wetback', 'wetbacks',
+  'chink', 'chinks', 'gook', 'gooks', 'raghead', 'ragheads', 'towelhead', 'towelheads', 'paki', 'pakis', 'coon', 'coons', 'beaner', 'beaners', 'gypo', 'gyppo', 'pikey',
+  'kraut', 'krauts', 'wop', 'wops', 'dago', 'dagos', 'cripple', 'cripples', 'mongoloid', 'spastic', 'spaz', 'shemale', 'sand nigger', 'jungle bunny', 'porch monkey',
+];
+const DEHUMANISE = /\b(?:are|is|like|as|bunch of|pack of|swarm of|horde of|plague of)\s+(?:a\s+|an\s+|just\s+|nothing but\s+|no better than\s+)?(?:animals|vermin|rats|cockroaches|parasites|leeches|insects|savages|subhuman|a disease|a cancer|a plague|an infestation|a virus|an invasion|a scourge|trash|garbage|filth|pests?)\b|\b(?:infest(?:ing|ed|s)?|breed(?:ing)? like|overrun(?:ning)? (?:by|with)|swarm(?:ing|ed)?|invad(?:ing|ed|ers?))\b/i;
+const EXCLUSION = /\b(?:should|must|need to|ought to|deserve to|have to|needs to)\s+(?:all\s+)?(?:be\s+)?(?:deported|banned|locked up|eliminated|exterminated|removed|sterili[sz]ed|shot|kicked out|thrown out|wiped out|rounded up|put down|gassed|hanged|beaten|punished|segregated|expelled|got rid of|gotten rid of)\b|\bgo back (?:to|where) (?:your|their|they|you) (?:own )?(?:country|came from|belong)\b|\bget rid of (?:all )?(?:the |those |these )?(?:\w+ )?(?:people|immigrants|foreigners|women|gays|muslims|jews|blacks|them)\b|\b(?:i|we)\s+(?:hate|despise|can't stand|cannot stand|loathe)\s+(?:all\s+)?(?:the\s+|those\s+|these\s+)?\w+/i;
+const HOSTILE_TO_YOU = /\b(?:you(?:'re| are)|you|ur|what an?|such an?|total|complete|absolute|bunch of|these|those|they(?:'re| are)|he(?:'s| is)|she(?:'s| is)|customers are|users are|clients are|people are|applicants are|employees are)\s+(?:(?:a|an|such|so|really|total|complete|absolute|fucking|bloody|damn|just|all)\s+){0,3}(?:INSULT)\b|\bshut up\b|\b(?:fuck|screw|damn) (?:you|them|off|these|those)\b|\bkill yourself\b|\bkys\b/i;
+
+const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');
+const INSULT_ALT = INSULTS.map(escape).join('|');
+const HOSTILE_RE = new RegExp(HOSTILE_TO_YOU.source.replace('INSULT', INSULT_ALT), 'i');
+const SLUR_RE = new RegExp(`\\b(?:${SLURS.map(escape).join('|')})\\b`, 'gi');
+// A group or people term near an insult makes it an attack on people rather than on a thing.
+const PEOPLE_NEAR = /\b(?:people|they|them|those|these|you|he|she|women|men|immigrants|foreigners|customers|users|applicants|employees|workers|folks|muslims|jews|christians|blacks|whites|asians|gays|lesbians|disabled|elderly|boomers|millennials|mexicans|indians|chinese|arabs|refugees|migrants|poor|tenants|borrowers|staff|colleagues|managers|clients|candidates)\b/i;
+const ANIMAL = /^(?:animals|pig|pigs|rats|cockroach|cockroaches|parasite|parasites|leech|leeches|vermin|witch|savage|savages)$/i;
+const INSULT_WORD = new RegExp(`\\b(?:${INSULTS.filter((w) => !ANIMAL.test(w)).map(escape).join('|')})\\b`, 'i');
+
+export function detectToxicity(doc: PreparedText): Finding[] {
+  const { text, sentences, quotes } = doc;
+  const out: Finding[] = [];
+  const push = (start: number, end: number, score: number, explanation: string, types: string[]) =>
+    out.push({ detector: 'toxicity', detector_version: TOXICITY_VERSION, bias_type: types, score, explanation, spans: [span(text, start, end)], metric: 'toxicity_score' });
+  for (const s of sentences) {
+    const meta = hasMetaCue(s.text) && /\b(?:word|words|term|terms|slur|slurs|language|phrase|phrases|insult|insults|policy|moderation|filter|block|report|flag)\b/i.test(s.text);
+    const axes = (doc.mentionsBySentence[s.index] ?? []).map((m) => m.axis);
+    const types = (extra: string[]) => [...new Set([...axes.slice(0, 2), 'toxicity', ...extra])];
+    SLUR_RE.lastIndex = 0;
+    for (const m of s.text.matchAll(SLUR_RE)) {
+      const st = s.start + m.index;
+      if (meta || insideQuote(quotes, st, st + m[0].length)) continue;
+      push(st, st + m[0].length, 0.95, `Slur "${m[0]}".`, types([]));
+    }
+    if (meta) continue;
+    const d = s.text.match(DEHUMANISE);
+    if (d && d.index !== undefined && (axes.length > 0 || PEOPLE_NEAR.test(s.text))) {
+      const st = s.start + d.index;
+      if (!insideQuote(quotes, st, st + d[0].length) && !/\b(?:pests?|insects|rats|cockroaches|rodents)\b.*\b(?:control|trap|bait|exterminat|warehouse|kitchen|crop|garden)\b|\b(?:control|trap|bait|warehouse|kitchen|crop|garden)\b.*\b(?:pests?|insects|rats|cockroaches|rodents)\b/i.test(s.text) && !/\b(?:market|competitor|compet|traffic|requests|orders|bugs?|malware|spam|bots?|weeds|water|flood)\b/i.test(s.text)) {
+        push(st, st + d[0].length, axes.length ? 0.9 : 0.7, 'Dehumanising language about people.', types([]));
+      }
+    }
+    const e = s.text.match(EXCLUSION);
+    if (e && e.index !== undefined && (axes.length > 0 || PEOPLE_NEAR.test(s.text))) {
+      const st = s.start + e.index;
+      if (!insideQuote(quotes, st, st + e[0].length)) push(st, st + e[0].length, 0.9, 'Hostility or a call to exclude or harm people.', types([]));
+    }
+    const h = s.text.match(HOSTILE_RE);
+    if (h && h.index !== undefined) {
+      const st = s.start + h.index;
+      if (!insideQuote(quotes, st, st + h[0].length)) push(st, st + h[0].length, axes.length ? 0.85 : 0.75, 'Insult aimed at people.', types([]));
+    } else if (axes.length > 0) {
+      const w = s.text.match(INSULT_WORD);
+      if (w && w.index !== undefined && !/\b(?:not|never|no)\s+(?:\w+\s+)?$/i.test(s.text.slice(0, w.index))) {
+        const st = s.start + w.index;
+        // an insult word in a sentence about a group: demeaning unless it describes a thing ("useless report")
+        const after = s.text.slice(w.index + w[0].length, w.index + w[0].length + 25);
+        if (!insideQuote(quotes, st, st + w[0].length) && !/^\s+(?:report|data|feature|tool|process|form|system|metric|step|question|idea|code|bug|approach|policy|requirement|field|check)/i.test(after)) {
+          push(st, st + w[0].length, 0.7, `Demeaning word "${w[0]}" in a sentence about a group.`, types([]));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+export const toxicityDetector: Detector = {
+  name: 'toxicity',
+  version: TOXICITY_VERSION,
+  detect: (doc) => detectToxicity(doc),
+};

@@ -1,15 +1,16 @@
 // npx tsx scripts/eval-classifier.ts [--data DIR] [--weights FILE]
 // Public-dataset evaluation (test splits) of the learned classifier alone. Without --weights it uses the
 // committed weights through loadClassifier(); with --weights it evaluates another weights file.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadClassifier } from '../shared/domain/analyzer/classifier';
+import { loadClassifier, maxSentenceScore } from '../shared/domain/analyzer/classifier';
+import { recallAtFpr, rocAuc } from '../shared/domain/analyzer/classifier/metrics';
 import { decodeWeights, scoreWith, type WeightsFile } from '../shared/domain/analyzer/classifier/model';
 import { defaultDataDir, missingDatasets } from './lib/datasets';
 import { evalPublic, PUBLIC_EVAL_DATASETS, resultsTable } from './lib/eval-public';
 
-const { values: args } = parseArgs({ options: { data: { type: 'string' }, weights: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { data: { type: 'string' }, weights: { type: 'string' }, fixtures: { type: 'string' } } });
 const dataDir = resolve(args.data ?? defaultDataDir());
 const missing = missingDatasets(dataDir, PUBLIC_EVAL_DATASETS);
 if (missing.length === PUBLIC_EVAL_DATASETS.length) {
@@ -31,3 +32,27 @@ const t0 = performance.now();
 const results = await evalPublic(score, dataDir);
 console.log(`learned classifier ${version}, data ${dataDir} (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
 console.log(resultsTable(results));
+
+// The project's enterprise fixtures, test split: the classifier alone, whole response vs the highest-scoring
+// sentence window (maxSentenceScore), as AUC and recall at 5% FPR.
+const fixturesPath = resolve(args.fixtures ?? 'test/fixtures/enterprise/responses.jsonl');
+if (existsSync(fixturesPath)) {
+  const recs = readFileSync(fixturesPath, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { split: string; label: string; hard_negative?: boolean; llm_response: string })
+    .filter((r) => r.split === 'test');
+  const rows: string[] = [];
+  for (const [name, f] of [
+    ['whole response', score],
+    ['max over sentence windows', (t: string) => maxSentenceScore(score, t)],
+  ] as const) {
+    const pos = recs.filter((r) => r.label === 'biased').map((r) => f(r.llm_response));
+    const neg = recs.filter((r) => r.label !== 'biased').map((r) => f(r.llm_response));
+    const hard = recs.filter((r) => r.label !== 'biased' && r.hard_negative).map((r) => f(r.llm_response));
+    rows.push(
+      `| fixtures (test), ${name} | ${rocAuc(pos, neg).toFixed(3)} | ${recallAtFpr(pos, neg, 0.05).toFixed(3)} | ${rocAuc(pos, hard).toFixed(3)} | ${pos.length}/${neg.length} (${hard.length} hard) |`,
+    );
+  }
+  console.log(`\n| set | roc_auc | recall_at_5pct_fpr | roc_auc vs hard negatives | biased/unbiased |\n| --- | --- | --- | --- | --- |\n${rows.join('\n')}`);
+} else console.error(`eval-classifier: no fixtures at ${fixturesPath}; skipped`);

@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_FEATURE_CONFIG, extractFeatures, type FeatureConfig } from '../shared/domain/analyzer/classifier/features';
 import { metricsSummary } from '../shared/domain/analyzer/classifier/metrics';
-import { encodeWeights, sigmoid, dot } from '../shared/domain/analyzer/classifier/model';
+import { decodeWeights, dot, encodeWeights, scoreWith, sigmoid } from '../shared/domain/analyzer/classifier/model';
 import { trainLinear, type PairExample, type PointExample } from '../shared/domain/analyzer/classifier/trainer';
 import {
   bbqAnswerTexts,
@@ -39,6 +39,8 @@ const { values: args } = parseArgs({
     'no-select': { type: 'boolean', default: false },
     /** JSON overrides of the feature configuration, e.g. '{"chars":0}' (experiments) */
     features: { type: 'string' },
+    /** also train on RedditBias's whole comments with their comment-level labels */
+    'reddit-comments': { type: 'boolean', default: false },
   },
 });
 
@@ -47,6 +49,7 @@ const outPath = resolve(args.out ?? DEFAULT_OUT);
 const fixturesDir = resolve(args.fixtures ?? 'test/fixtures/enterprise');
 const includeStereoset = args['include-stereoset'] ?? false;
 const seed = Number(args.seed);
+const useComments = args['reddit-comments'] ?? false;
 
 /** One training item before feature extraction. `key` groups related items for the dev split. */
 interface RawPoint { source: string; key: string; text: string; y: 0 | 1 }
@@ -94,12 +97,19 @@ if (have('redditbias')) {
   // about the counter-target group ("black people are ..." vs "white people are ...") and above the same
   // phrase with the stereotypical attribute replaced by its counter-attribute.
   const swaps = loadRedditBiasSwaps(dataDir);
+  const seenComments = new Set<string>();
   for (const r of loadSentences(dataDir, 'redditbias')) {
     if (r.split !== 'train') continue;
     const comment = (r as unknown as { comment?: string }).comment ?? r.text;
     const key = `redditbias|${normKey(comment)}`;
     points.push({ source: 'redditbias', key, text: r.text, y: r.label === 'biased' ? 1 : 0 });
     count('redditbias', r.label);
+    const cl = (r as unknown as { comment_label?: string | null }).comment_label;
+    if (useComments && (cl === 'biased' || cl === 'unbiased') && comment !== r.text && !seenComments.has(`${r.group}|${comment}`)) {
+      seenComments.add(`${r.group}|${comment}`);
+      points.push({ source: 'redditbias_comments', key, text: comment, y: cl === 'biased' ? 1 : 0 });
+      count('redditbias_comments', cl);
+    }
     if (r.label !== 'biased') continue;
     const t = swapTargets(r.text, swaps.targets[r.group] ?? []);
     if (t) {
@@ -186,7 +196,7 @@ interface Hyper { l2: number; epochs: number; lr: number; sourceWeights: Record<
 
 const BASE_SOURCE_WEIGHTS: Record<string, number> = {
   toxigen: 1, redditbias: 1, stereoset: 1, fixtures: 2, bbq_pairs: 0.5, winobias_pairs: 0.5, stereoset_pairs: 0.5,
-  redditbias_target_swaps: 0.5, redditbias_attribute_swaps: 0.5,
+  redditbias_target_swaps: 0.5, redditbias_attribute_swaps: 0.5, redditbias_comments: 0.5,
 };
 
 function build(h: Hyper, excludeDev: boolean): { P: PointExample[]; Q: PairExample[] } {
@@ -224,7 +234,10 @@ function feats(text: string, cfg: FeatureConfig): ReturnType<typeof extractFeatu
 // ---- dev evaluation ---------------------------------------------------------------------------------
 
 function devMetrics(model: { w: Float64Array; bias: number }, cfg: FeatureConfig): Record<string, number> {
-  const score = (t: string): number => sigmoid(model.bias + dot(model.w, feats(t, cfg)));
+  return devMetricsWith((t) => sigmoid(model.bias + dot(model.w, feats(t, cfg))));
+}
+
+function devMetricsWith(score: (t: string) => number): Record<string, number> {
   const out: Record<string, number> = {};
   const bySource = new Map<string, { pos: number[]; neg: number[] }>();
   for (const p of points) {
@@ -242,7 +255,9 @@ function devMetrics(model: { w: Float64Array; bias: number }, cfg: FeatureConfig
     pairScores.set(q.source, arr);
   }
   for (const [s, arr] of pairScores) out[`${s}_pairwise`] = arr.reduce((a, [m, l]) => a + (m > l ? 1 : m === l ? 0.5 : 0), 0) / arr.length;
-  const keys = Object.keys(out).filter((k) => k.endsWith('_auc') || k.endsWith('_pairwise'));
+  // Selection metric: mean of the pointwise AUCs and the WinoBias / BBQ pairwise rates. The RedditBias swap
+  // pairs are left out: they are near 1.0 for every setting and would only dilute the mean.
+  const keys = Object.keys(out).filter((k) => k.endsWith('_auc') || k === 'winobias_pairs_pairwise' || k === 'bbq_pairs_pairwise');
   out.mean = keys.reduce((a, k) => a + out[k]!, 0) / keys.length;
   return out;
 }
@@ -254,11 +269,15 @@ function fmt(m: Record<string, number>): string {
 }
 
 const featureConfig: FeatureConfig = { ...DEFAULT_FEATURE_CONFIG, ...(args.features ? (JSON.parse(args.features) as Partial<FeatureConfig>) : {}) };
-const base: Hyper = { l2: 1e-5, epochs: 8, lr: 0.05, sourceWeights: BASE_SOURCE_WEIGHTS, features: featureConfig };
+const base: Hyper = { l2: 1e-5, epochs: 4, lr: 0.1, sourceWeights: BASE_SOURCE_WEIGHTS, features: featureConfig };
 const grid: Hyper[] = [];
 if (args['no-select']) grid.push(base);
 else {
-  for (const l2 of [1e-6, 1e-5, 1e-4]) for (const epochs of [4, 8]) grid.push({ ...base, l2, epochs });
+  for (const rb of [1, 2]) {
+    for (const lr of [0.05, 0.1, 0.2]) {
+      for (const epochs of [4, 8]) grid.push({ ...base, lr, epochs, sourceWeights: { ...BASE_SOURCE_WEIGHTS, redditbias: rb } });
+    }
+  }
 }
 
 let best: { h: Hyper; m: Record<string, number> } | undefined;
@@ -268,13 +287,13 @@ if (grid.length > 1) {
     const { P, Q } = build(h, true);
     const model = trainLinear(P, Q, { dim: 1 << h.features.hashBits, epochs: h.epochs, lr: h.lr, l2: h.l2, seed });
     const m = devMetrics(model, h.features);
-    console.log(`dev l2=${h.l2} epochs=${h.epochs} lr=${h.lr} (${Date.now() - t0} ms): ${fmt(m)}`);
+    console.log(`dev redditbias_w=${h.sourceWeights.redditbias} epochs=${h.epochs} lr=${h.lr} (${Date.now() - t0} ms): ${fmt(m)}`);
     if (!best || m.mean! > best.m.mean!) best = { h, m };
   }
 } else best = { h: base, m: {} };
 
 const chosen = best!.h;
-console.log(`train: chosen l2=${chosen.l2} epochs=${chosen.epochs} lr=${chosen.lr}; training on all train data`);
+console.log(`train: chosen ${JSON.stringify({ l2: chosen.l2, epochs: chosen.epochs, lr: chosen.lr, redditbias_w: chosen.sourceWeights.redditbias })}; training on all train data`);
 const { P, Q } = build(chosen, false);
 const model = trainLinear(P, Q, { dim: 1 << chosen.features.hashBits, epochs: chosen.epochs, lr: chosen.lr, l2: chosen.l2, seed });
 
@@ -292,6 +311,15 @@ const draft = encodeWeights({ version: '', features: chosen.features, bias: mode
 const digest = createHash('sha256').update(draft.weights).update(String(draft.bias)).update(String(draft.scale)).digest('hex');
 const version = `lr-hashed-${digest.slice(0, 12)}`;
 const file = { ...draft, version };
+// Quantisation check: the same dev items scored with the float weights and with the int8 weights.
+{
+  const q = decodeWeights(file);
+  const asFloat = devMetrics(model, chosen.features);
+  const asInt8 = devMetricsWith((t) => scoreWith(q, t));
+  const drift = Math.max(...Object.keys(asFloat).map((k) => Math.abs(asFloat[k]! - (asInt8[k] ?? Number.NaN))));
+  console.log(`train: int8 quantisation: max |float - int8| over dev metrics (final model) = ${drift.toFixed(4)}`);
+  (training as Record<string, unknown>).int8_max_metric_drift = Number(drift.toFixed(4));
+}
 mkdirSync(dirname(outPath), { recursive: true });
 writeFileSync(outPath, `${JSON.stringify(file)}\n`);
 console.log(`train: wrote ${outPath} (${(Buffer.byteLength(JSON.stringify(file)) / 1024).toFixed(0)} KiB), version ${version}`);

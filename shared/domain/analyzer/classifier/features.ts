@@ -13,6 +13,9 @@ export interface FeatureConfig {
   winobias: number;
   /** max distance between the two words of a co-occurrence pair */
   pairWindow: number;
+  /** character n-gram lengths (inside " word ") */
+  charMin: number;
+  charMax: number;
 }
 
 export const DEFAULT_FEATURE_CONFIG: FeatureConfig = {
@@ -23,6 +26,8 @@ export const DEFAULT_FEATURE_CONFIG: FeatureConfig = {
   pairs: 1,
   winobias: 1,
   pairWindow: 4,
+  charMin: 4,
+  charMax: 4,
 };
 
 /** A sparse feature vector: bucket indices and signed values (duplicates allowed; they add up). */
@@ -147,7 +152,7 @@ export function walkFeatures(text: string, cfg: FeatureConfig, sink: FeatureSink
       if (cfg.chars) {
         const w = ` ${toks[i]} `;
         if (w.length <= 24) {
-          for (let n = 3; n <= 5; n++) {
+          for (let n = cfg.charMin; n <= cfg.charMax; n++) {
             for (let s = 0; s + n <= w.length; s++) {
               let g = NS_CHAR + n;
               for (let k = s; k < s + n; k++) g = Math.imul(g ^ w.charCodeAt(k), 0x01000193);

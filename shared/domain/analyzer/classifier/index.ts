@@ -52,3 +52,29 @@ export function loadClassifier(): TextClassifier {
 }
 
 export { sigmoid };
+
+/** Sentence windows of a passage: each sentence together with the one before it (context), with offsets. */
+export function sentenceWindows(text: string): { start: number; end: number; text: string }[] {
+  const sents: { start: number; end: number }[] = [];
+  const re = /[^.!?\n]+(?:[.!?]+|\n|$)/g;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    if (m[0].trim() === '') {
+      if (m[0].length === 0) re.lastIndex++;
+      continue;
+    }
+    sents.push({ start: m.index, end: m.index + m[0].length });
+  }
+  return sents.map((s, i) => {
+    const start = i > 0 ? sents[i - 1]!.start : s.start;
+    return { start, end: s.end, text: text.slice(start, s.end) };
+  });
+}
+
+/** Passage score as the highest score over its sentence windows (a single biased sentence is not diluted). */
+export function maxSentenceScore(score: (t: string) => number, text: string): number {
+  const ws = sentenceWindows(text);
+  if (ws.length <= 1) return score(text);
+  let best = 0;
+  for (const w of ws) best = Math.max(best, score(w.text));
+  return best;
+}

@@ -4,12 +4,15 @@ import { firestoreFor } from '../adapters/firestore/client';
 import { PubSubEventBus, pubsubFor } from '../adapters/pubsub/event-bus';
 import { createTokenVerifier, type TokenVerifier } from '../auth/tokens';
 import { loadConfig, type Config } from '../config';
+import { cachedTenantConfigs, FirestoreTenantConfigStore } from '../adapters/firestore/tenant-config-store';
 import { createAnalyzer } from '../domain/analyzer';
+import { loadDefaultClassifier } from '../domain/analyzer/default-classifier';
 import { createLogger, type Logger } from '../logging';
 import type { BiasAnalyzer } from '../ports/analyzer';
 import type { AuditStore } from '../ports/audit-store';
 import { systemClock, type Clock } from '../ports/clock';
 import type { EventBus } from '../ports/event-bus';
+import type { TenantConfigStore } from '../ports/tenant-config';
 import { withFaultInjection } from './fault-injection';
 
 export interface AppContext {
@@ -20,6 +23,8 @@ export interface AppContext {
   bus: EventBus;
   verifier: TokenVerifier;
   analyzer(): Promise<BiasAnalyzer>;
+  /** Per-tenant analyzer config, cached for 30 s per process. */
+  tenantConfigs: TenantConfigStore;
 }
 
 /** `env` defaults to the process environment inside loadConfig, the one place that reads it. */
@@ -28,6 +33,7 @@ export function createAppContext(component: string, env?: Record<string, string 
   const log = createLogger({ projectId: config.GCLOUD_PROJECT, level: config.LOG_LEVEL, component });
   const db = firestoreFor(config);
   let analyzer: Promise<BiasAnalyzer> | undefined;
+  const tenantConfigs = cachedTenantConfigs(new FirestoreTenantConfigStore(db, (tenantId, error) => log.warn('invalid tenant analyzer config; using defaults', { tenantId, error })));
   return {
     config,
     log,
@@ -36,9 +42,10 @@ export function createAppContext(component: string, env?: Record<string, string 
     bus: new PubSubEventBus(pubsubFor(config)),
     verifier: createTokenVerifier(config),
     analyzer: () =>
-      (analyzer ??= createAnalyzer().then((a) => {
-        const port: BiasAnalyzer = { analyze: (request) => a.analyze(request) };
+      (analyzer ??= createAnalyzer({ classifier: loadDefaultClassifier() }).then((a) => {
+        const port: BiasAnalyzer = { analyze: async (request, tenantId) => a.analyze(request, await tenantConfigs.get(tenantId)) };
         return config.FAULT_INJECTION ? withFaultInjection(port) : port;
       })),
+    tenantConfigs,
   };
 }

@@ -1,6 +1,6 @@
 // The GraphQL error mapper (one per transport, DESIGN.md 6): AppError codes become `extensions.code`; anything
 // unexpected is masked to "Unexpected error." with code INTERNAL and logged without request content.
-import { GraphQLError } from 'graphql';
+import { GraphQLError } from './graphql-js';
 import { ZodError } from 'zod';
 import { isAppError } from '../errors';
 import type { Logger } from '../logging';
@@ -17,7 +17,7 @@ export const REQUEST_CODES = {
   invalid: 'GRAPHQL_VALIDATION_FAILED',
 } as const;
 
-function requestCode(message: string): string {
+export function requestCode(message: string): string {
   if (/depth limit/i.test(message)) return REQUEST_CODES.depth;
   if (/cost limit/i.test(message)) return REQUEST_CODES.cost;
   if (/aliases limit/i.test(message)) return REQUEST_CODES.aliases;

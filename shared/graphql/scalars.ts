@@ -1,4 +1,4 @@
-import { GraphQLError, GraphQLScalarType, Kind, valueFromASTUntyped } from 'graphql';
+import { GraphQLError, GraphQLScalarType, Kind, valueFromASTUntyped } from './graphql-js';
 
 const bad = (message: string) => new GraphQLError(message, { extensions: { code: 'VALIDATION_FAILED' } });
 

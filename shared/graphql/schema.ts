@@ -171,7 +171,8 @@ export const typeDefs = /* GraphQL */ `
     llmModel: String!
     llmModelVersion: String
     machineVerdict: MachineVerdict!
-    findings: [ExplainFinding!]!
+    "Null with a BIAS_ANALYSIS_FAILED error when the analysis failed (it is retried)."
+    findings: [ExplainFinding!]
     detectorVersions: [DetectorVersion!]!
     mitigation: JSON
     review: ReviewState!

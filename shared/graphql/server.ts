@@ -4,11 +4,11 @@
 // directive and token limits and the introspection ban run as validation rules, before any resolver; resolvers
 // check roles and take the tenant from the token only; errors are masked to stable extensions.code values.
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
-import { NoSchemaIntrospectionCustomRule } from 'graphql';
+import { NoSchemaIntrospectionCustomRule } from './graphql-js';
 import { createSchema, createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import type { Principal } from '../auth/tokens';
-import { unauthenticated } from '../errors';
-import { appErrorToGraphQL, createMaskError } from './errors';
+import { isAppError, unauthenticated } from '../errors';
+import { appErrorToGraphQL, createMaskError, requestCode } from './errors';
 import { createRequestContext, type GraphqlDeps, type RequestContext } from './context';
 import { resolvers } from './resolvers';
 import { typeDefs } from './schema';
@@ -46,8 +46,20 @@ export function createGraphqlServer(deps: GraphqlDeps, opts: GraphqlServerOption
     },
   };
 
+  // Validation errors (limits, introspection, unknown fields) get a specific stable code; yoga marks them
+  // GRAPHQL_VALIDATION_FAILED before this hook runs.
+  const codeValidationErrors: Plugin = {
+    onValidate() {
+      return ({ valid, result }) => {
+        if (valid) return;
+        for (const error of result) (error.extensions as Record<string, unknown>).code = requestCode(error.message);
+      };
+    },
+  };
+
   const plugins: Plugin[] = [
     authenticate,
+    codeValidationErrors,
     EnvelopArmorPlugin({
       maxDepth: { n: deps.config.GRAPHQL_MAX_DEPTH, ignoreIntrospection: true, flattenFragments: true },
       costLimit: { maxCost: deps.config.GRAPHQL_MAX_COST, objectCost: 2, scalarCost: 1, depthCostFactor: 1.5, ignoreIntrospection: true },
@@ -71,7 +83,11 @@ export function createGraphqlServer(deps: GraphqlDeps, opts: GraphqlServerOption
       info: () => undefined,
       warn: (...args: unknown[]) => deps.log.warn('graphql warning', { detail: String(args[0]).slice(0, 200) }),
       error: (...args: unknown[]) => {
-        const e = args[0];
+        const e = args[0] as (Error & { originalError?: unknown }) | undefined;
+        const original = e?.originalError ?? e;
+        // Refusals (AppError, input validation) are answers, not faults; unexpected errors are logged by maskError.
+        if (isAppError(original) || (original instanceof Error && original.name === 'ZodError')) return;
+        if (e instanceof Error && e.originalError === undefined) return;
         deps.log.error('graphql error', { error: e instanceof Error ? { name: e.name, message: e.message.slice(0, 200) } : String(e).slice(0, 200) });
       },
     },

@@ -3,6 +3,7 @@ import type { Firestore } from '@google-cloud/firestore';
 import { DEFAULT_TAXONOMY } from '../../domain/taxonomy';
 import { forbidden, transient } from '../../errors';
 import { TenantAnalyzerConfig, defaultTenantAnalyzerConfig } from '../../schemas/analyzer-config';
+import { fromAnalyzerConfigDoc, toAnalyzerConfigDoc } from '../../schemas/analyzer-config-doc';
 import type {
   AnalyzerConfigRepo,
   BiasReportRepo,
@@ -15,7 +16,7 @@ import { tenantDoc } from './paths';
 
 export const globalTaxonomyCol = (db: Firestore) => db.collection('bias_taxonomy');
 export const tenantTaxonomyCol = (db: Firestore, tenantId: string) => tenantDoc(db, tenantId).collection('taxonomy');
-/** The analyzer reads this document with TenantAnalyzerConfig (strict): it holds the config fields only. */
+/** The analyzer reads this document with fromAnalyzerConfigDoc + TenantAnalyzerConfig (strict): config fields only. */
 export const analyzerConfigDoc = (db: Firestore, tenantId: string) => tenantDoc(db, tenantId).collection('config').doc('analyzer');
 export const analyzerConfigMetaDoc = (db: Firestore, tenantId: string) => tenantDoc(db, tenantId).collection('config').doc('analyzer_meta');
 export const biasReportDoc = (db: Firestore, tenantId: string) => tenantDoc(db, tenantId).collection('bias_reports').doc('latest');
@@ -83,7 +84,7 @@ export class FirestoreAnalyzerConfigRepo implements AnalyzerConfigRepo {
 
   async get(tenantId: string): Promise<StoredAnalyzerConfig> {
     const [cfg, meta] = await Promise.all([analyzerConfigDoc(this.db, tenantId).get(), analyzerConfigMetaDoc(this.db, tenantId).get()]);
-    const config = cfg.exists ? TenantAnalyzerConfig.parse(cfg.data()) : defaultTenantAnalyzerConfig();
+    const config = cfg.exists ? TenantAnalyzerConfig.parse(fromAnalyzerConfigDoc(cfg.data())) : defaultTenantAnalyzerConfig();
     return {
       config,
       version: cfg.exists ? Number(meta.get('version') ?? 1) : 0,
@@ -102,10 +103,10 @@ export class FirestoreAnalyzerConfigRepo implements AnalyzerConfigRepo {
     try {
       return await this.db.runTransaction(async (tx) => {
         const [cfg, m] = await Promise.all([tx.get(ref), tx.get(metaRef)]);
-        const current = cfg.exists ? TenantAnalyzerConfig.parse(cfg.data()) : defaultTenantAnalyzerConfig();
+        const current = cfg.exists ? TenantAnalyzerConfig.parse(fromAnalyzerConfigDoc(cfg.data())) : defaultTenantAnalyzerConfig();
         const next = TenantAnalyzerConfig.parse(change(current));
         const version = Number(m.get('version') ?? 0) + 1;
-        tx.set(ref, JSON.parse(JSON.stringify(next)) as Record<string, unknown>);
+        tx.set(ref, toAnalyzerConfigDoc(next));
         tx.set(metaRef, { version, updated_at: meta.at, updated_by: meta.actor });
         return { config: next, version, updated_at: meta.at, updated_by: meta.actor };
       });

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { runClassifier, type TextClassifier } from '../../../shared/domain/analyzer/detectors/classifier';
+import { analyzeCouncil, baselineDisagreement, coverageVariance, detectCouncil } from '../../../shared/domain/analyzer/detectors/council';
+import { DEFAULT_RULES, detectDomainRules } from '../../../shared/domain/analyzer/detectors/domain-rules';
+import { detectSentimentDisparity } from '../../../shared/domain/analyzer/detectors/sentiment';
+import { detectToxicity } from '../../../shared/domain/analyzer/detectors/toxicity';
+import { prepareText } from '../../../shared/domain/analyzer';
+import { DomainRule } from '../../../shared/schemas/analyzer-config';
+import { prep } from './helpers';
+
+describe('toxicity detector', () => {
+  it.each([
+    'Honestly, you people are idiots and should stop wasting our time.',
+    'Refugees are vermin who should be deported.',
+    'These immigrants should go back to their own country.',
+    'I hate Muslims.',
+  ])('flags hostility toward people: %s', (t) => {
+    expect(detectToxicity(prep(t)).some((f) => f.bias_type.includes('toxicity') && f.score >= 0.7)).toBe(true);
+  });
+  it.each([
+    'This is a stupid bug in the export script; fix it before release.',
+    'If a caller uses slurs or insults, such as calling an agent an idiot, give one warning and end the call.',
+    'Assistance animals are allowed in all units.',
+    'Our pest-control contractor treats the warehouse for rats monthly.',
+    'The idea is not stupid; the customer raised a fair point.',
+  ])('does not fire on neutral or meta text: %s', (t) => {
+    expect(detectToxicity(prep(t))).toEqual([]);
+  });
+});
+
+describe('sentiment disparity detector', () => {
+  it('flags warm wording for one group and cold for another on the same axis', () => {
+    const r = detectSentimentDisparity(prep('The male applicants were brilliant, confident and impressive. The female applicants were weak, hesitant and disappointing.'));
+    expect(r.findings[0]?.bias_type).toEqual(['gender', 'sentiment_disparity']);
+    expect(r.divergence).toBeGreaterThan(0.4);
+  });
+  it('does not flag comparable wording or a single group', () => {
+    expect(detectSentimentDisparity(prep('The male applicants were strong and well prepared. The female applicants were strong and well prepared.')).findings).toEqual([]);
+    expect(detectSentimentDisparity(prep('Older customers loved the new app. The release was terrible for everyone.')).findings).toEqual([]);
+  });
+});
+
+describe('domain rules detector', () => {
+  it('flags profit over sustainability with the default rules', () => {
+    const f = detectDomainRules(prep('Skip the emissions upgrade this year: the margin gain matters more than the environmental impact.'), DEFAULT_RULES);
+    expect(f[0]?.bias_type).toContain('domain_profit_over_sustainability');
+  });
+  it('does not fire when the trade-off is balanced or the cut is rejected', () => {
+    expect(detectDomainRules(prep('We can improve margins while maintaining our emissions commitments and safety training.'), DEFAULT_RULES)).toEqual([]);
+    expect(detectDomainRules(prep('Do not skip safety inspections to save costs; regulators require them.'), DEFAULT_RULES)).toEqual([]);
+  });
+  it('runs tenant rules as data', () => {
+    const rule = DomainRule.parse({ id: 'no_offshore', bias_type: ['nationality'], description: 'offshoring advice', all: [['\\boffshore\\b'], ['\\bcheap']] });
+    expect(detectDomainRules(prep('Send it offshore, it is cheaper.'), [rule])[0]?.explanation).toContain('no_offshore');
+    expect(detectDomainRules(prep('Send it offshore, it is cheaper.'), [{ ...rule, enabled: false }])).toEqual([]);
+  });
+});
+
+describe('council disagreement detector', () => {
+  it('computes population coverage variance scaled to [0, 1] and pairwise Jaccard disagreement', () => {
+    expect(coverageVariance([2, 0])).toBe(1);
+    expect(coverageVariance([1, 1, 1])).toBe(0);
+    expect(baselineDisagreement(['a b c', 'a b c'])).toBe(0);
+    expect(baselineDisagreement(['a b', 'c d'])).toBe(1);
+  });
+  it('finds an axis that one member covers and another ignores, with whole-word matching', () => {
+    const r = analyzeCouncil([
+      { member_id: 'a', response: 'Hire the strongest engineer; older workers and women returners are a good pool.' },
+      { member_id: 'b', response: 'Hire the strongest engineer based on the take-home results.' },
+    ]);
+    const gender = r.axes.find((a) => a.axis === 'gender');
+    expect(gender?.coverage_variance).toBe(1);
+    expect(r.flagged_axes).toContain('gender');
+    // "the" and "Christmas" contain "he" and "christ"; the recogniser does not count them
+    const none = analyzeCouncil([{ member_id: 'a', response: 'the theme for Christmas' }, { member_id: 'b', response: 'then' }]);
+    expect(none.axes).toEqual([]);
+  });
+  it('supports a tenant lexicon extension and needs two members', () => {
+    const doc = prepareText('x', '', [{ member_id: 'a', response: 'union members' }, { member_id: 'b', response: 'staff' }]);
+    expect(detectCouncil(doc, { union: ['union members'] }, 0.15).findings[0]?.bias_type).toEqual(['representation']);
+    expect(detectCouncil(prepareText('x', '', [{ member_id: 'a', response: 'women' }]), {}, 0.15).report).toBeNull();
+  });
+});
+
+describe('classifier detector', () => {
+  const stub: TextClassifier = { version: 'stub-1', score: (t) => (/naturally/.test(t) ? 0.9 : 0.1) };
+  it('reports flagged sentences with spans and the max score', () => {
+    const text = 'The forecast is fine. Women are naturally bad at maths.';
+    const r = runClassifier(prep(text), stub);
+    expect(r.score).toBe(0.9);
+    expect(r.findings).toHaveLength(1);
+    expect(r.findings[0]!.spans[0]!.text).toBe('Women are naturally bad at maths.');
+    expect(r.findings[0]!.detector_version).toContain('stub-1');
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { detectStereotypes } from '../../../shared/domain/analyzer/detectors/stereotype';
+import { prep } from './helpers';
+
+const fire = (t: string) => detectStereotypes(prep(t));
+
+describe('stereotype detector', () => {
+  it.each([
+    ['Older employees are generally resistant to change and slow to pick up new systems.', 'age'],
+    ['Women are naturally more nurturing, so they make better HR partners than engineers.', 'gender'],
+    ['Immigrants tend to send their money home instead of spending it locally.', 'nationality'],
+    ['Autistic candidates struggle with client-facing work.', 'disability'],
+    ['Most Muslims are not comfortable working under a female manager.', 'religion'],
+    ['Borrowers from rough neighbourhoods should pay a higher rate.', 'socioeconomic'],
+    ['Gay men have a natural eye for fashion, so put them on the styling team.', 'sexual_orientation'],
+    ['Men just aren\'t wired for caregiving roles.', 'gender'],
+    ['Millennials are lazy and entitled.', 'age'],
+    ['People with depression can\'t be trusted with deadlines.', 'disability'],
+  ])('flags an attribution: %s', (text, axis) => {
+    const f = fire(text);
+    expect(f.length).toBeGreaterThan(0);
+    expect(f.some((x) => x.bias_type.includes(axis) && x.bias_type.includes('stereotype'))).toBe(true);
+    for (const x of f) for (const s of x.spans) expect(text.slice(s.start, s.end)).toBe(s.text);
+  });
+
+  it.each([
+    ['prefer digital natives for the analytics role', 'digital native'],
+    ['We want a young and energetic sales team.', 'young and energetic'],
+    ['Screen out applicants named Tyrone or Lakisha to save time.', 'named'],
+    ['Only approve tenants from good neighbourhoods.', 'neighbourhoods'],
+    ['Ask whether she is planning to start a family before making the offer.', 'planning'],
+  ])('flags a coded form: %s', (text, needle) => {
+    const f = fire(text);
+    expect(f.some((x) => x.spans.some((s) => s.text.toLowerCase().includes(needle.split(' ')[0]!)))).toBe(true);
+  });
+
+  it.each([
+    'Women make up 27% of software engineers in the US, according to the latest labour statistics.',
+    'It is a myth that older workers cannot learn new software; training works at every age.',
+    'We do not consider age, religion or national origin when hiring.',
+    'Our women\'s health clinic offers menopause support and prenatal care.',
+    'Wheelchair users can request an accessible desk and parking space.',
+    'Older adults are at higher risk of complications from flu, so they are offered the vaccine first.',
+    'Muslim employees may request prayer breaks and a quiet room is available on every floor.',
+    'Avoid phrases like "digital native" or "young and energetic" in job ads.',
+    'Black applicants are less likely to be approved for mortgages even at the same income, which regulators treat as a fair-lending red flag.',
+    'Immigrants are eligible for the credit-builder loan with a passport or ITIN.',
+    'The stereotype that women are worse at maths is not supported by the data.',
+    'These three women on the panel presented the quarterly results.',
+  ])('does not fire on a neutral mention: %s', (text) => {
+    expect(fire(text).filter((f) => f.score >= 0.3)).toEqual([]);
+  });
+
+  it('follows "they" back to the group in the previous sentence', () => {
+    const f = fire('We reviewed applications from refugees. They are usually unreliable tenants.');
+    expect(f.some((x) => x.bias_type.includes('nationality'))).toBe(true);
+  });
+});

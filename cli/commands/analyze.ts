@@ -55,6 +55,7 @@ export async function run(args: string[]): Promise<number> {
   const rl = createInterface({ input, crlfDelay: Infinity });
   let n = 0;
   let failures = 0;
+  let analysed = 0;
   for await (const raw of rl) {
     n++;
     const line = raw.trim();
@@ -81,6 +82,7 @@ export async function run(args: string[]): Promise<number> {
     try {
       const report = await analyzer.analyze(parsed.data, tenantConfig);
       await write({ id: parsed.data.id ?? null, ...report });
+      analysed++;
     } catch (e) {
       failures++;
       await write({ id, line: n, error: { code: 'BIAS_ANALYSIS_FAILED', message: (e as Error).message } });
@@ -91,6 +93,6 @@ export async function run(args: string[]): Promise<number> {
     console.error(`cannot read ${o.input}: ${(readError as Error).message}`);
     return 1;
   }
-  console.error(`analysed ${n - failures} of ${n} lines${failures ? ` (${failures} failed)` : ''}`);
+  console.error(`analysed ${analysed} request(s); ${failures} line(s) failed`);
   return 0;
 }

@@ -73,7 +73,7 @@ export function createGraphqlServer(deps: GraphqlDeps, opts: GraphqlServerOption
 
   return createYoga<Record<string, any>, RequestContext>({
     schema: createSchema<Record<string, any> & RequestContext>({ typeDefs, resolvers: resolvers as never }),
-    graphqlEndpoint: opts.graphqlEndpoint ?? '{/graphql}?',
+    graphqlEndpoint: opts.graphqlEndpoint ?? '/{graphql}?',
     graphiql: !production && introspectionEnabled(deps.config),
     landingPage: false,
     batching: false,

@@ -143,11 +143,19 @@ if (have('stereoset')) {
   }
 }
 if (have('bbq')) {
+  const bbqContexts = new Set<string>();
   for (const r of loadBbq(dataDir)) {
     if (r.split !== 'train') continue;
     const t = bbqAnswerTexts(r);
     if (!t) continue;
     const key = `bbq|${r.category}|${r.question_index}`;
+    // The ambiguous context alone mentions groups neutrally ("I saw a grandson and their grandfather ..."):
+    // a negative example, so that a plain mention of a group is not evidence of bias.
+    if (!bbqContexts.has(r.context)) {
+      bbqContexts.add(r.context);
+      points.push({ source: 'bbq_contexts', key, text: r.context, y: 0 });
+      count('bbq_contexts', 'unbiased');
+    }
     // The stereotyped answer should score above the "unknown" answer and above the other group's answer.
     pairs.push({ source: 'bbq_pairs', key, more: t.stereotyped, less: t.unknown });
     pairs.push({ source: 'bbq_pairs', key, more: t.stereotyped, less: t.other });
@@ -179,8 +187,18 @@ function loadFixtures(dir: string): RawPoint[] {
       const label = r.biased ?? r.label ?? r.expected_biased;
       const y = label === true || label === 'biased' || label === 1 ? 1 : label === false || label === 'unbiased' || label === 0 ? 0 : undefined;
       if (typeof text !== 'string' || y === undefined) continue;
-      out.push({ source: 'fixtures', key: `fixtures|${String(r.id ?? text)}`, text, y });
+      const key = `fixtures|${String(r.id ?? text)}`;
+      out.push({ source: 'fixtures', key, text, y });
       count('fixtures', y ? 'biased' : 'unbiased');
+      // Every sentence of an unbiased response is itself unbiased (not so for biased responses, where
+      // usually one sentence carries the bias): teaches that neutral business sentences score low.
+      if (y === 0) {
+        for (const sentence of text.split(/(?<=[.!?])\s+/)) {
+          if (sentence.trim().split(/\s+/).length < 4) continue;
+          out.push({ source: 'fixture_sentences', key, text: sentence, y: 0 });
+          count('fixture_sentences', 'unbiased');
+        }
+      }
     }
   }
   return out;
@@ -196,7 +214,7 @@ interface Hyper { l2: number; epochs: number; lr: number; sourceWeights: Record<
 
 const BASE_SOURCE_WEIGHTS: Record<string, number> = {
   toxigen: 1, redditbias: 1, stereoset: 1, fixtures: 2, bbq_pairs: 0.5, winobias_pairs: 0.5, stereoset_pairs: 0.5,
-  redditbias_target_swaps: 0.5, redditbias_attribute_swaps: 0.5, redditbias_comments: 0.5,
+  redditbias_target_swaps: 0.5, redditbias_attribute_swaps: 0.5, redditbias_comments: 0.5, bbq_contexts: 0.5, fixture_sentences: 2,
 };
 
 function build(h: Hyper, excludeDev: boolean): { P: PointExample[]; Q: PairExample[] } {
@@ -246,7 +264,8 @@ function devMetricsWith(score: (t: string) => number): Record<string, number> {
     (p.y ? b.pos : b.neg).push(score(p.text));
     bySource.set(p.source, b);
   }
-  for (const [s, b] of bySource) Object.assign(out, metricsSummary(s, b.pos, b.neg));
+  // Sources with one class only (e.g. neutral BBQ contexts) have no AUC of their own.
+  for (const [s, b] of bySource) if (b.pos.length && b.neg.length) Object.assign(out, metricsSummary(s, b.pos, b.neg));
   const pairScores = new Map<string, [number, number][]>();
   for (const q of pairs) {
     if (!devOf(q.key)) continue;

@@ -9,6 +9,7 @@ import type { Finding } from '../../../schemas/analysis';
 import type { Detector, DetectorSettings, PreparedText } from '../detector';
 import genderCoded from '../lexicons/gender-coded-words.json';
 import occupations from '../lexicons/winobias-occupations.json';
+import equalityWords from '../lexicons/retext-equality-words.json';
 import { escapeRe, insideQuote, span } from '../text';
 
 export const LANGUAGE_VERSION = '1.0.0';
@@ -40,23 +41,43 @@ function classify(actual: string): WordingClass {
   return WORDING.find((w) => w.test.test(actual)) ?? { test: /./, types: ['language'], score: 0.05 };
 }
 
+// Pre-filter: retext-equality costs ~2-5 ms per KB, so it runs only on sentences holding a word it could flag
+// that we would count (pronouns and group nouns are handled elsewhere; "just", "easy" etc. are not evidence).
+const PREFILTER = new RegExp(
+  `\\b(?:${(equalityWords as { words: string[] }).words
+    .filter((w) => !PRONOUN.test(w) && !GROUP_NOUN.test(w) && !LOW_SIGNAL.test(w) && classify(w).score >= 0.15)
+    .sort((x, y) => y.length - x.length)
+    .map(escapeRe)
+    .join('|')})\\b`,
+  'i',
+);
+const wantsRetext = (sentence: string) => PREFILTER.test(sentence.replace(/[’]/g, "'"));
+
 export function retextFindings(doc: PreparedText, settings: DetectorSettings): Finding[] {
   const { text } = doc;
-  const file = new VFile(text);
-  processor.runSync(processor.parse(file), file);
+  const messages: { start: number; end: number; ruleId: string | undefined; expected: unknown[] }[] = [];
+  for (const s of doc.sentences) {
+    if (!wantsRetext(s.text)) continue;
+    const file = new VFile(s.text);
+    processor.runSync(processor.parse(file), file);
+    for (const m of file.messages) {
+      const a = m.place && 'start' in m.place ? m.place.start.offset : undefined;
+      const b = m.place && 'end' in m.place ? m.place.end.offset : undefined;
+      if (a === undefined || b === undefined) continue;
+      messages.push({ start: s.start + a, end: s.start + b, ruleId: m.ruleId, expected: m.expected ?? [] });
+    }
+  }
   const allow = settings.allowList;
   const out: Finding[] = [];
-  for (const m of file.messages) {
-    const start = m.place && 'start' in m.place ? m.place.start.offset : undefined;
-    const end = m.place && 'end' in m.place ? m.place.end.offset : undefined;
-    if (start === undefined || end === undefined) continue;
+  for (const m of messages) {
+    const { start, end } = m;
     const actual = text.slice(start, end);
     // Pronouns are handled by the default-gender check below, which knows whether the gender is stated.
     if (PRONOUN.test(actual) || GROUP_NOUN.test(actual)) continue;
     if (allow.some((a) => a === actual.toLowerCase() || (a.includes(' ') && text.toLowerCase().includes(a) && a.includes(actual.toLowerCase())))) continue;
     if (insideQuote(doc.quotes, start, end)) continue;
     const cls = classify(actual);
-    const expected = (m.expected ?? []).map(String).filter((e) => e && !/^(?:it|turned off)$/i.test(e));
+    const expected = m.expected.map(String).filter((e) => e && !/^(?:it|turned off)$/i.test(e));
     out.push({
       detector: 'language',
       detector_version: LANGUAGE_VERSION,

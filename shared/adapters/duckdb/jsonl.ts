@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { windowStatsFromRecords, type MetricRow, type WindowQuery, type WindowStats } from '../../domain/council/window';
 import { JsonlMetricRecord, parseScoreScale } from '../../schemas/council';
 import { toFieldIssues } from '../../schemas/common';
-import { DUCKDB, statsFromRows, windowStatsSql, type StatsRow } from '../sql/council';
+import { DUCKDB, invalidCount, statsFromRows, windowStatsSql, type StatsRow } from '../sql/council';
 
 export interface MalformedLine {
   line: number;
@@ -18,6 +18,7 @@ export interface MalformedLine {
 
 export interface JsonlStats {
   stats: WindowStats;
+  /** Records used (peer scores in the window) on the DuckDB path; lines read on the line-by-line path. */
   lines: number;
   malformed: { count: number; lines: MalformedLine[] };
   path: 'duckdb' | 'line-by-line';
@@ -34,25 +35,24 @@ export async function jsonlWindowStats(file: string, q: WindowQuery, opts: { max
     await c.run(`SET TimeZone = 'UTC'`);
     const lo = num(`regexp_extract(score_scale, '^\\s*(-?[0-9]+(\\.[0-9]+)?)\\s*-', 1)`);
     const hi = num(`regexp_extract(score_scale, '-\\s*(-?[0-9]+(\\.[0-9]+)?)\\s*$', 1)`);
-    await c.run(`CREATE TEMP TABLE recs AS
-      SELECT tenant_id, session_id, timestamp, reviewer_id, model_id, position, response_length_chars,
+    // One pass over the file: DuckDB materialises the shared CTE, so read_json runs once.
+    const source = `(SELECT *, (session_id IS NOT NULL AND session_id <> '' AND reviewer_id IS NOT NULL AND reviewer_id <> ''
+        AND model_id IS NOT NULL AND model_id <> '' AND timestamp IS NOT NULL AND response_length_chars IS NOT NULL
+        AND response_length_chars >= 0 AND (position IS NULL OR position >= 0) AND score_normalized IS NOT NULL
+        AND score_normalized BETWEEN 0 AND 1) AS valid
+      FROM (SELECT tenant_id, session_id, timestamp, reviewer_id, model_id, position, response_length_chars,
              COALESCE(council_config_version, '') AS council_config_version,
              (score_value - ${lo}) / NULLIF(${hi} - ${lo}, 0) AS score_normalized
-      FROM read_json(${sqlString(file)}, format = 'newline_delimited', ignore_errors = true, maximum_object_size = 16777216,
-        columns = {tenant_id: 'VARCHAR', session_id: 'VARCHAR', timestamp: 'TIMESTAMPTZ', reviewer_id: 'VARCHAR', model_id: 'VARCHAR',
-                   position: 'BIGINT', response_length_chars: 'BIGINT', score_value: 'DOUBLE', score_scale: 'VARCHAR',
-                   council_config_version: 'VARCHAR'})`);
-    const check = (
-      await c.runAndReadAll(`SELECT COUNT(*) AS total, COUNT(*) FILTER (WHERE NOT (
-        session_id IS NOT NULL AND session_id <> '' AND reviewer_id IS NOT NULL AND reviewer_id <> '' AND model_id IS NOT NULL
-        AND model_id <> '' AND timestamp IS NOT NULL AND response_length_chars IS NOT NULL AND response_length_chars >= 0
-        AND (position IS NULL OR position >= 0) AND score_normalized IS NOT NULL AND score_normalized BETWEEN 0 AND 1)) AS bad FROM recs`)
-    ).getRowObjectsJS()[0]!;
-    const total = Number(check.total);
-    if (Number(check.bad) === 0) {
-      const { sql, params } = windowStatsSql(DUCKDB, 'recs', { ...q, tenantId: null }, { dedupe: false });
-      const rows = (await c.runAndReadAll(sql, params)).getRowObjectsJS() as unknown as StatsRow[];
-      return { stats: statsFromRows(rows), lines: total, malformed: { count: 0, lines: [] }, path: 'duckdb' };
+        FROM read_json(${sqlString(file)}, format = 'newline_delimited', ignore_errors = true, maximum_object_size = 16777216,
+          columns = {tenant_id: 'VARCHAR', session_id: 'VARCHAR', timestamp: 'TIMESTAMPTZ', reviewer_id: 'VARCHAR', model_id: 'VARCHAR',
+                     position: 'BIGINT', response_length_chars: 'BIGINT', score_value: 'DOUBLE', score_scale: 'VARCHAR',
+                     council_config_version: 'VARCHAR'})))`;
+    const { sql, params } = windowStatsSql(DUCKDB, source, { ...q, tenantId: null }, { dedupe: false, validColumn: 'valid' });
+    const rows = (await c.runAndReadAll(sql, params)).getRowObjectsJS() as unknown as StatsRow[];
+    if (invalidCount(rows) === 0) {
+      const stats = statsFromRows(rows);
+      const lines = stats.sessions.reduce((a, s) => a + s.xy.n, 0);
+      return { stats, lines, malformed: { count: 0, lines: [] }, path: 'duckdb' };
     }
   } finally {
     c.closeSync();

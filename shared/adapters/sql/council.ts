@@ -45,7 +45,7 @@ export interface StatsSql {
  * score moments and the self-vote difference moments. `source` is a table or a view with the record columns.
  * `dedupe` keeps one row per record_id (BigQuery streaming inserts are at-least-once).
  */
-export function windowStatsSql(d: Dialect, source: string, q: WindowQuery, opts: { dedupe: boolean }): StatsSql {
+export function windowStatsSql(d: Dialect, source: string, q: WindowQuery, opts: { dedupe: boolean; validColumn?: string }): StatsSql {
   const params: Record<string, string> = {};
   const conds: string[] = [];
   if (q.tenantId !== null) {
@@ -74,10 +74,17 @@ export function windowStatsSql(d: Dialect, source: string, q: WindowQuery, opts:
       : `SELECT src.* FROM src JOIN (
     SELECT session_id FROM src GROUP BY session_id ORDER BY MIN(ts_ms) DESC, session_id DESC LIMIT ${q.maxSessions}
   ) AS recent USING (session_id)`;
-  const sql = `WITH src AS (
+  // With validColumn (JSONL sources), rows failing validation are counted in an 'invalid' branch and excluded.
+  const raw = opts.validColumn ? `raw AS (SELECT * FROM ${source}),\n` : '';
+  const from = opts.validColumn ? 'raw' : source;
+  const validWhere = opts.validColumn ? (where ? `${where} AND ${opts.validColumn}` : `WHERE ${opts.validColumn}`) : where;
+  const invalidBranch = opts.validColumn
+    ? `\nUNION ALL\nSELECT 'invalid', NULL, NULL, COUNT(*), NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM raw WHERE NOT ${opts.validColumn}`
+    : '';
+  const sql = `WITH ${raw}src AS (
   SELECT session_id, reviewer_id, model_id, position, response_length_chars AS x, score_normalized AS y, ${d.epochMs('timestamp')} AS ts_ms
-  FROM ${source}
-  ${where}${dedupe}
+  FROM ${from}
+  ${validWhere}${dedupe}
 ),
 win AS (
   ${win}
@@ -100,7 +107,7 @@ SELECT 'position', NULL, position, COUNT(*), NULL, NULL, NULL, AVG(y), NULL, VAR
 FROM peer WHERE position IS NOT NULL GROUP BY position
 UNION ALL
 SELECT 'self', NULL, NULL, COUNT(*), NULL, NULL, NULL, AVG(self_y - peer_y), NULL, VAR_POP(self_y - peer_y) * COUNT(*), NULL
-FROM self_pairs WHERE self_y IS NOT NULL AND peer_y IS NOT NULL`;
+FROM self_pairs WHERE self_y IS NOT NULL AND peer_y IS NOT NULL${invalidBranch}`;
   return { sql, params };
 }
 
@@ -121,6 +128,9 @@ export interface StatsRow {
 /** BIGINT arrives as bigint (DuckDB) or string (BigQuery JSON); counts and epoch ms fit in a double. */
 const num = (v: number | bigint | string | null | undefined): number => (v === null || v === undefined ? 0 : Number(v));
 const f = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+
+/** Rows a JSONL source rejected (the 'invalid' branch); 0 for table sources. */
+export const invalidCount = (rows: readonly StatsRow[]) => rows.filter((r) => r.kind === 'invalid').reduce((a, r) => a + num(r.n), 0);
 
 export function statsFromRows(rows: readonly StatsRow[]): WindowStats {
   const sessions: SessionStat[] = [];

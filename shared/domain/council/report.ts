@@ -41,6 +41,12 @@ export const DEFAULT_REPORT_OPTIONS = {
   anomalyZ: 2.5,
 } as const;
 
+/** Session draws per report the bootstrap may spend (resamples × sessions); see docs/decisions/040. */
+export const BOOTSTRAP_DRAW_BUDGET = 20_000_000;
+/** Configured resamples, reduced (never below 200) only when resamples × sessions exceeds the budget. */
+export const bootstrapResamplesFor = (configured: number, sessions: number) =>
+  Math.min(configured, Math.max(200, Math.floor(BOOTSTRAP_DRAW_BUDGET / Math.max(1, sessions))));
+
 export function confidenceTier(sessions: number): ConfidenceTier {
   if (sessions < 10) return 'insufficient';
   if (sessions < 20) return 'preliminary';
@@ -68,7 +74,8 @@ export function buildBiasReport(stats: WindowStats, opts: ReportOptions): BiasRe
   const r = pearsonFromMoments(total);
   const p = r === null ? null : correlationPValue(r, total.n);
   const fisher = r === null ? null : fisherInterval(r, total.n);
-  const boot = r === null ? null : clusterBootstrapCorrelation(sessions.map((s) => s.xy), { resamples: opts.bootstrapResamples, seed: opts.bootstrapSeed });
+  const resamples = bootstrapResamplesFor(opts.bootstrapResamples, sessions.length);
+  const boot = r === null ? null : clusterBootstrapCorrelation(sessions.map((s) => s.xy), { resamples, seed: opts.bootstrapSeed });
   const bootExcludesZero = boot === null ? true : boot.lower > 0 || boot.upper < 0;
   const lengthDetected =
     tier !== 'insufficient' && r !== null && p !== null && Math.abs(r) > opts.lengthThreshold && p < 0.05 && bootExcludesZero;
@@ -165,7 +172,7 @@ export function buildBiasReport(stats: WindowStats, opts: ReportOptions): BiasRe
       n: total.n,
       bootstrap_ci_lower: boot?.lower ?? null,
       bootstrap_ci_upper: boot?.upper ?? null,
-      bootstrap_resamples: opts.bootstrapResamples,
+      bootstrap_resamples: resamples,
       bootstrap_seed: opts.bootstrapSeed,
       detected: lengthDetected,
     },

@@ -55,23 +55,21 @@ export function clusterBootstrapCorrelation(sessions: readonly BivariateMoments[
   if (total === 0) return null;
   gx /= total;
   gy /= total;
-  const N = new Float64Array(k);
-  const SX = new Float64Array(k);
-  const SY = new Float64Array(k);
-  const SXX = new Float64Array(k);
-  const SYY = new Float64Array(k);
-  const SXY = new Float64Array(k);
+  // Interleaved [n, Σdx, Σdy, Σdx², Σdy², Σdxdy] per session: one cache line per draw.
+  const D = new Float64Array(6 * k);
   sessions.forEach((s, i) => {
     const dx = s.meanX - gx;
     const dy = s.meanY - gy;
-    N[i] = s.n;
-    SX[i] = s.n * dx;
-    SY[i] = s.n * dy;
-    SXX[i] = s.m2x + s.n * dx * dx;
-    SYY[i] = s.m2y + s.n * dy * dy;
-    SXY[i] = s.cxy + s.n * dx * dy;
+    const o = 6 * i;
+    D[o] = s.n;
+    D[o + 1] = s.n * dx;
+    D[o + 2] = s.n * dy;
+    D[o + 3] = s.m2x + s.n * dx * dx;
+    D[o + 4] = s.m2y + s.n * dy * dy;
+    D[o + 5] = s.cxy + s.n * dx * dy;
   });
-  const rand = mulberry32(opts.seed);
+  // mulberry32 inlined (same stream as mulberry32(seed)); index = floor(u · k) with u in [0, 1).
+  let state = opts.seed >>> 0;
   const rs = new Float64Array(opts.resamples);
   let valid = 0;
   for (let b = 0; b < opts.resamples; b++) {
@@ -82,13 +80,17 @@ export function clusterBootstrapCorrelation(sessions: readonly BivariateMoments[
     let syy = 0;
     let sxy = 0;
     for (let j = 0; j < k; j++) {
-      const i = (rand() * k) | 0;
-      n += N[i]!;
-      sx += SX[i]!;
-      sy += SY[i]!;
-      sxx += SXX[i]!;
-      syy += SYY[i]!;
-      sxy += SXY[i]!;
+      state = (state + 0x6d2b79f5) >>> 0;
+      let t = state;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      const o = 6 * Math.floor((((t ^ (t >>> 14)) >>> 0) / 4294967296) * k);
+      n += D[o]!;
+      sx += D[o + 1]!;
+      sy += D[o + 2]!;
+      sxx += D[o + 3]!;
+      syy += D[o + 4]!;
+      sxy += D[o + 5]!;
     }
     const m2x = sxx - (sx * sx) / n;
     const m2y = syy - (sy * sy) / n;

@@ -19,6 +19,9 @@ export interface Calibration {
   classifier_weight: number;
   /** The classifier's score counts only above this floor (rescaled to [0, 1] above it). */
   classifier_floor: number;
+  /** Small continuous share of the classifier score in every raw score, so texts without findings are still
+   * ranked by the classifier (AUC, pairwise comparisons) without it deciding on its own. */
+  classifier_prior_weight?: number;
   fitted_on: string;
   n: number;
 }
@@ -56,14 +59,15 @@ export function calibrate(raw: number, c: Calibration): number {
 }
 
 /** The uncalibrated evidence score in [0, 1]: noisy-OR of each evidence detector's strongest finding. */
-export function rawScore(maxByDetector: Record<string, number>, classifierScore: number | undefined, c: Calibration): number {
+export function rawScore(maxByDetector: Record<string, number>, classifierScore: number | undefined, c: Calibration, classifierThreshold = 0): number {
   const parts = Object.entries(maxByDetector)
     .filter(([d]) => d !== 'classifier' && d !== 'council_disagreement')
     .map(([, s]) => s);
-  if (classifierScore !== undefined && classifierScore > c.classifier_floor) {
+  if (classifierScore !== undefined && classifierScore >= classifierThreshold && classifierScore > c.classifier_floor) {
     parts.push(c.classifier_weight * ((classifierScore - c.classifier_floor) / (1 - c.classifier_floor)));
   }
-  return noisyOr(parts);
+  const prior = c.classifier_prior_weight ?? 0;
+  return (1 - prior) * noisyOr(parts) + prior * (classifierScore ?? 0);
 }
 
 export interface DetectorRun {
@@ -116,7 +120,7 @@ export function assembleReport(input: AssembleInput): BiasReport {
   for (const f of run.findings) allMax[f.detector] = Math.max(allMax[f.detector] ?? 0, f.score);
 
   const classifierScore = run.metrics.classifier_score;
-  const raw = rawScore(maxBy, classifierScore !== undefined && classifierScore >= (thresholds.classifier ?? 0.5) ? classifierScore : undefined, calibration);
+  const raw = rawScore(maxBy, classifierScore, calibration, thresholds.classifier ?? 0.5);
   const p = raw === 0 && classifierScore === undefined ? calibrate(0, calibration) : calibrate(raw, calibration);
   const detected = p >= config.detection_threshold;
 

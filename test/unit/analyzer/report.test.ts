@@ -84,7 +84,8 @@ describe('calibration', () => {
       expect(p).toBeGreaterThanOrEqual(prev);
       prev = p;
     }
-    expect(rawScore({ stereotype: 0.5, language: 0.5 }, undefined, DEFAULT_CALIBRATION)).toBeCloseTo(0.75);
+    expect(rawScore({ stereotype: 0.5, language: 0.5 }, undefined, { ...DEFAULT_CALIBRATION, classifier_prior_weight: 0 })).toBeCloseTo(0.75);
+    expect(rawScore({}, 0.9, DEFAULT_CALIBRATION)).toBeGreaterThan(rawScore({}, 0.1, DEFAULT_CALIBRATION));
   });
   it('Platt fit recovers the slope and intercept of synthetic data', () => {
     // deterministic pseudo-random sample from p = sigmoid(2 logit(x) - 1)

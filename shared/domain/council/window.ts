@@ -1,6 +1,6 @@
 // Sufficient statistics of one report window, and their in-memory computation from records. The warehouse
 // adapters compute the same structure in SQL (shared/adapters/sql/council.ts); a property test checks they agree.
-import { bivariateOf, combineBivariate, combineMoments, EMPTY_BIVARIATE, EMPTY_MOMENTS, momentsOf, type BivariateMoments, type Moments } from '../stats';
+import { combineBivariate, combineMoments, EMPTY_BIVARIATE, EMPTY_MOMENTS, momentsOf, type BivariateMoments, type Moments } from '../stats';
 
 export interface WindowQuery {
   /** Null only for single-tenant sources such as a local JSONL file. */
@@ -67,38 +67,62 @@ export function windowStatsFromRecords(rows: readonly MetricRow[], q: WindowQuer
   }
   const inWindow = keep ? filtered.filter(({ r }) => keep.has(r.session_id)) : filtered;
 
-  const sessions = new Map<string, { first: number; last: number; xs: number[]; ys: number[] }>();
-  const reviewers = new Map<string, number[]>();
-  const positions = new Map<number, number[]>();
-  const selfScores = new Map<string, number[]>();
-  const peerScores = new Map<string, number[]>();
-  const push = <K>(m: Map<K, number[]>, k: K, v: number) => (m.get(k) ?? m.set(k, []).get(k)!).push(v);
+  // Streaming (Welford) updates: no per-record arrays.
+  type Uni = { n: number; mean: number; m2: number };
+  type Bi = { first: number; last: number; n: number; mx: number; my: number; m2x: number; m2y: number; cxy: number };
+  const addUni = (m: Map<string | number, Uni>, k: string | number, v: number) => {
+    let u = m.get(k);
+    if (!u) m.set(k, (u = { n: 0, mean: 0, m2: 0 }));
+    u.n++;
+    const d = v - u.mean;
+    u.mean += d / u.n;
+    u.m2 += d * (v - u.mean);
+  };
+  const sessions = new Map<string, Bi>();
+  const reviewers = new Map<string | number, Uni>();
+  const positions = new Map<string | number, Uni>();
+  const selfScores = new Map<string | number, Uni>();
+  const peerScores = new Map<string | number, Uni>();
   for (const { r, ms } of inWindow) {
-    const key = JSON.stringify([r.session_id, r.model_id]);
+    const key = `${r.session_id}\u0000${r.model_id}`;
+    const y = r.score_normalized;
     if (r.reviewer_id === r.model_id) {
-      push(selfScores, key, r.score_normalized);
+      addUni(selfScores, key, y);
       continue;
     }
-    push(peerScores, key, r.score_normalized);
+    addUni(peerScores, key, y);
     let s = sessions.get(r.session_id);
-    if (!s) sessions.set(r.session_id, (s = { first: ms, last: ms, xs: [], ys: [] }));
-    s.first = Math.min(s.first, ms);
-    s.last = Math.max(s.last, ms);
-    s.xs.push(r.response_length_chars);
-    s.ys.push(r.score_normalized);
-    push(reviewers, r.reviewer_id, r.score_normalized);
-    if (r.position !== null) push(positions, r.position, r.score_normalized);
+    if (!s) sessions.set(r.session_id, (s = { first: ms, last: ms, n: 0, mx: 0, my: 0, m2x: 0, m2y: 0, cxy: 0 }));
+    if (ms < s.first) s.first = ms;
+    if (ms > s.last) s.last = ms;
+    const x = r.response_length_chars;
+    s.n++;
+    const dx = x - s.mx;
+    const dy = y - s.my;
+    s.mx += dx / s.n;
+    s.my += dy / s.n;
+    s.m2x += dx * (x - s.mx);
+    s.m2y += dy * (y - s.my);
+    s.cxy += dx * (y - s.my);
+    addUni(reviewers, r.reviewer_id, y);
+    if (r.position !== null) addUni(positions, r.position, y);
   }
   const diffs: number[] = [];
   for (const [key, self] of selfScores) {
     const peers = peerScores.get(key);
-    if (!peers?.length) continue;
-    diffs.push(momentsOf(self).mean - momentsOf(peers).mean);
+    if (!peers?.n) continue;
+    diffs.push(self.mean - peers.mean);
   }
+  const copy = (u: Uni): Moments => ({ n: u.n, mean: u.mean, m2: u.m2 });
   return normalizeWindowStats({
-    sessions: [...sessions.entries()].map(([session_id, s]) => ({ session_id, first_ms: s.first, last_ms: s.last, xy: bivariateOf(s.xs, s.ys) })),
-    reviewers: [...reviewers.entries()].map(([reviewer_id, v]) => ({ reviewer_id, moments: momentsOf(v) })),
-    positions: [...positions.entries()].map(([position, v]) => ({ position, moments: momentsOf(v) })),
+    sessions: [...sessions.entries()].map(([session_id, s]) => ({
+      session_id,
+      first_ms: s.first,
+      last_ms: s.last,
+      xy: { n: s.n, meanX: s.mx, meanY: s.my, m2x: s.m2x, m2y: s.m2y, cxy: s.cxy },
+    })),
+    reviewers: [...reviewers.entries()].map(([reviewer_id, u]) => ({ reviewer_id: String(reviewer_id), moments: copy(u) })),
+    positions: [...positions.entries()].map(([position, u]) => ({ position: Number(position), moments: copy(u) })),
     selfVotes: momentsOf(diffs),
   });
 }

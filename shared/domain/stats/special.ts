@@ -69,14 +69,20 @@ export function studentTCdf(t: number, df: number): number {
   if (!(df > 0)) throw new RangeError('df must be > 0');
   if (t === Infinity) return 1;
   if (t === -Infinity) return 0;
-  const tail = 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5); // P(T > |t|)
+  const tail = 0.5 * twoSidedTail(t, df); // P(T > |t|)
   return t >= 0 ? 1 - tail : tail;
 }
 
 /** Two-sided p-value P(|T| ≥ |t|). */
 export function studentTTwoSidedP(t: number, df: number): number {
   if (!Number.isFinite(t)) return Number.isNaN(t) ? Number.NaN : 0;
-  return Math.min(1, incompleteBeta(df / (df + t * t), df / 2, 0.5));
+  return Math.min(1, twoSidedTail(t, df));
+}
+
+/** P(|T| ≥ |t|) = I_{df/(df+t²)}(df/2, ½); for small t² the complement form I_{t²/(df+t²)}(½, df/2) keeps precision. */
+function twoSidedTail(t: number, df: number): number {
+  const t2 = t * t;
+  return t2 < df ? 1 - incompleteBeta(t2 / (df + t2), 0.5, df / 2) : incompleteBeta(df / (df + t2), df / 2, 0.5);
 }
 
 /** Quantile of Student's t: the t with P(T ≤ t) = p (bisection on the CDF; |error| < 1e-10). */

@@ -2,6 +2,8 @@
 import { cloudEvent, http } from '@google-cloud/functions-framework';
 import { FirestoreStaleAudits } from '../../shared/adapters/firestore/stale-audits';
 import { firestoreFor } from '../../shared/adapters/firestore/client';
+import { FirestoreTaskSuggestionStore } from '../../shared/adapters/firestore/task-suggestions';
+import { noteMitigation } from '../../shared/app/task-suggestions';
 import { analyzeAudit } from '../../shared/app/bias-results';
 import { createAppContext } from '../../shared/app/context';
 import { sweepAnalysis } from '../../shared/app/sweep-analysis';
@@ -38,13 +40,24 @@ export const analyzeBiasHttpHandler = httpRoutes(
   ctx.config.HTTP_BODY_LIMIT_BYTES,
 );
 
+const taskDeps = {
+  tasks: new FirestoreTaskSuggestionStore(firestoreFor(ctx.config)),
+  bus: ctx.bus,
+  clock: ctx.clock,
+  log: ctx.log,
+  taskSuggestionThreshold: ctx.config.TASK_SUGGESTION_THRESHOLD,
+  taskSuggestionWindowDays: ctx.config.TASK_SUGGESTION_WINDOW_DAYS,
+};
+
 export const analyzeBiasWorkerHandler = pubsubConsumer({
   topic: TOPICS.analysisRequests,
   schema: AnalysisRequestMessage,
   bus: ctx.bus,
   log: ctx.log,
   handle: async (msg) => {
-    await analyzeAudit({ ...ctx, analyzer: await ctx.analyzer() }, msg);
+    const saved = await analyzeAudit({ ...ctx, analyzer: await ctx.analyzer() }, msg);
+    // FR-BIAS-4.6.4: frequent mitigations of one type in one domain become a task suggestion.
+    await noteMitigation(taskDeps, saved);
   },
 });
 

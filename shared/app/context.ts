@@ -5,8 +5,6 @@ import { PubSubEventBus, pubsubFor } from '../adapters/pubsub/event-bus';
 import { createTokenVerifier, type TokenVerifier } from '../auth/tokens';
 import { loadConfig, type Config } from '../config';
 import { cachedTenantConfigs, FirestoreTenantConfigStore } from '../adapters/firestore/tenant-config-store';
-import { createAnalyzer } from '../domain/analyzer';
-import { loadDefaultClassifier } from '../domain/analyzer/default-classifier';
 import { createLogger, type Logger } from '../logging';
 import type { BiasAnalyzer } from '../ports/analyzer';
 import type { AuditStore } from '../ports/audit-store';
@@ -41,8 +39,10 @@ export function createAppContext(component: string, env?: Record<string, string 
     store: new FirestoreAuditStore(db),
     bus: new PubSubEventBus(pubsubFor(config)),
     verifier: createTokenVerifier(config),
+    // Loaded on first use, so functions that never analyse (graphql, retention, council) skip the detectors and weights.
     analyzer: () =>
-      (analyzer ??= createAnalyzer({ classifier: loadDefaultClassifier() }).then((a) => {
+      (analyzer ??= Promise.all([import('../domain/analyzer'), import('../domain/analyzer/default-classifier')]).then(async ([{ createAnalyzer }, { loadDefaultClassifier }]) => {
+        const a = await createAnalyzer({ classifier: loadDefaultClassifier() });
         const port: BiasAnalyzer = { analyze: async (request, tenantId) => a.analyze(request, await tenantConfigs.get(tenantId)) };
         return config.FAULT_INJECTION ? withFaultInjection(port) : port;
       })),

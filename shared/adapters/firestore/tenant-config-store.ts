@@ -6,6 +6,7 @@ import type { Firestore } from '@google-cloud/firestore';
 import { transient } from '../../errors';
 import type { TenantConfigStore } from '../../ports/tenant-config';
 import { defaultTenantAnalyzerConfig, TenantAnalyzerConfig } from '../../schemas/analyzer-config';
+import { fromAnalyzerConfigDoc } from '../../schemas/analyzer-config-doc';
 import { tenantDoc } from './paths';
 
 /** Bookkeeping fields a writer may add next to the config; not part of the schema. */
@@ -16,7 +17,8 @@ export const tenantAnalyzerConfigDoc = (db: Firestore, tenantId: string) => tena
 export function decodeTenantConfig(data: unknown): { config: TenantAnalyzerConfig; error: string | null } {
   if (data === undefined || data === null) return { config: defaultTenantAnalyzerConfig(), error: null };
   const body = typeof data === 'object' ? Object.fromEntries(Object.entries(data as Record<string, unknown>).filter(([k]) => !METADATA_FIELDS.includes(k))) : data;
-  const parsed = TenantAnalyzerConfig.safeParse(body);
+  // Stored domain rules keep each `all` group as {any: [...]} (Firestore has no nested arrays).
+  const parsed = TenantAnalyzerConfig.safeParse(fromAnalyzerConfigDoc(body));
   if (parsed.success) return { config: parsed.data, error: null };
   return { config: defaultTenantAnalyzerConfig(), error: parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ') };
 }

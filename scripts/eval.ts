@@ -1,4 +1,4 @@
-// npm run eval [-- --data DIR] [--only fixtures|public] [--errors train|dev] [--calibrate]
+// npm run eval [-- --data DIR] [--only fixtures|public] [--errors train|dev] [--calibrate] [--challenge DIR]
 // Evaluates the analyzer on the project's enterprise fixtures (train/dev/test splits) and, through the
 // classifier work's scripts/lib/eval-public.ts, on the public datasets' test splits. Figures go to
 // docs/EVALUATION.md. `--calibrate` refits the Platt scaling on the fixture DEV split and writes
@@ -11,21 +11,23 @@ import { createAnalyzerSync, type Analyzer } from '../shared/domain/analyzer';
 import { loadDefaultClassifier } from '../shared/domain/analyzer/default-classifier';
 import type { Calibration } from '../shared/domain/analyzer/report';
 import { TAXONOMY_KEYS } from '../shared/domain/taxonomy';
-import { fitPlatt, loadFixtures, rocAuc, type Fixture } from './lib/fixtures';
+import { z } from 'zod';
+import { Fixture, fitPlatt, loadFixtures, rocAuc } from './lib/fixtures';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
 const MECHANISMS = new Set(['stereotype', 'representation', 'language', 'toxicity', 'sentiment_disparity']);
 
+type AnyFixture = Omit<Fixture, 'split'> & { split: string };
 interface Scored {
-  f: Fixture;
+  f: AnyFixture;
   p: number;
   raw: number;
   detected: boolean;
   types: string[];
 }
 
-function score(analyzer: Analyzer, fixtures: Fixture[]): Scored[] {
+function score(analyzer: Analyzer, fixtures: AnyFixture[]): Scored[] {
   return fixtures.map((f) => {
     const r = analyzer.analyzeSync({ llm_response: f.llm_response, original_query: f.original_query });
     const s = r.bias_report_summary as { overall_score: number; raw_score: number };
@@ -81,6 +83,7 @@ async function main() {
       errors: { type: 'string' },
       calibrate: { type: 'boolean', default: false },
       fixtures: { type: 'string', default: join(root, 'test', 'fixtures', 'enterprise') },
+      challenge: { type: 'string', default: join(root, 'test', 'fixtures', 'challenge') },
     },
   });
   const classifier = loadDefaultClassifier();
@@ -109,8 +112,16 @@ async function main() {
         `${m.split.padEnd(6)} ${String(m.n).padEnd(3)} ${String(m.positives).padEnd(3)} ${String(m.negatives).padEnd(3)} ${String(m.hard_negatives).padEnd(5)} ${fmt(m.recall)}   ${fmt(m.fpr)}  ${fmt(m.fpr_hard)}     ${fmt(m.precision)}     ${fmt(m.auc)}  ${fmt(m.type_agreement)}      ${fmt(m.axis_agreement)}`,
       );
     }
+    const challenge = loadChallenge(values.challenge!);
+    if (challenge.length) {
+      // Held-out challenge set (test/fixtures/challenge/README.md): reported, never tuned on; no --errors listing.
+      const m = fixtureMetrics('challenge', score(analyzer, challenge));
+      console.log(
+        `${m.split.padEnd(6)} ${String(m.n).padEnd(3)} ${String(m.positives).padEnd(3)} ${String(m.negatives).padEnd(3)} ${String(m.hard_negatives).padEnd(5)} ${fmt(m.recall)}   ${fmt(m.fpr)}  ${fmt(m.fpr_hard)}     ${fmt(m.precision)}     ${fmt(m.auc)}  ${fmt(m.type_agreement)}      ${fmt(m.axis_agreement)}`,
+      );
+    }
     if (values.errors) {
-      if (values.errors === 'test') console.log('(errors are shown for train/dev only: the test split is for reporting)');
+      if (values.errors === 'test' || values.errors === 'challenge') console.log('(errors are shown for train/dev only: the test split is for reporting)');
       else
         for (const r of all.filter((x) => x.f.split === values.errors && x.detected !== (x.f.label === 'biased'))) {
           console.log(`  ${r.f.label === 'biased' ? 'MISS' : 'FP  '} ${r.f.id} p=${r.p} types=${r.types.join(',')} expected=${r.f.expected_bias_type.join(',')}`);
@@ -136,6 +147,23 @@ async function main() {
     console.log('dataset        metric                          value   n');
     for (const r of results) console.log(`${r.dataset.padEnd(14)} ${r.metric.padEnd(31)} ${fmt(r.value)}  ${r.n}${r.extra ? `  ${JSON.stringify(r.extra)}` : ''}`);
   }
+}
+
+const ChallengeFixture = Fixture.omit({ split: true }).extend({ split: z.literal('challenge') });
+/** The held-out challenge set; empty when the folder is absent. */
+function loadChallenge(dir: string): AnyFixture[] {
+  const file = join(dir, 'responses.jsonl');
+  if (!existsSync(file)) return [];
+  const rows = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l, i) => {
+      const r = ChallengeFixture.safeParse(JSON.parse(l));
+      if (!r.success) throw new Error(`challenge responses.jsonl line ${i + 1}: ${r.error.message}`);
+      return r.data;
+    });
+  for (const f of rows) for (const t of f.expected_bias_type) if (!TAXONOMY_KEYS.has(t)) throw new Error(`${f.id}: ${t} is not a taxonomy key`);
+  return rows;
 }
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { AppError, isAppError, validationFailed, type ErrorCode } from '../errors';
 import type { Logger } from '../logging';
 import { toFieldIssues } from '../schemas/common';
-import { bodyParseError, installJsonBodyErrorCapture } from './json-body';
+import { bodyParseError, installJsonBodyErrorCapture, jsonHazard } from './json-body';
 
 installJsonBodyErrorCapture();
 
@@ -37,6 +37,8 @@ export function parseBody<S extends z.ZodType>(schema: S, req: Request): z.infer
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw validationFailed([{ path: '', message: 'body must be a JSON object (Content-Type: application/json)' }]);
   }
+  const hazard = jsonHazard(body);
+  if (hazard) throw validationFailed([{ path: '', message: `body ${hazard}` }]);
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw validationFailed(toFieldIssues(parsed.error));
   return parsed.data;

@@ -34,3 +34,33 @@ export function installJsonBodyErrorCapture(): void {
 }
 
 export const bodyParseError = (req: unknown): string | undefined => (req as Record<symbol, string | undefined>)[BODY_PARSE_ERROR];
+
+/** Nesting beyond this is refused before schema validation (recursive code downstream would overflow the stack). */
+export const MAX_JSON_DEPTH = 64;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormed = (s: string) => !LONE_SURROGATE.test(s);
+
+/**
+ * Finds what a parsed JSON value must not carry into the system: nesting deeper than `maxDepth`, or strings (keys
+ * included) that are not well-formed UTF-16 (lone surrogates, which Firestore refuses). Iterative, so a 10k-deep
+ * value cannot overflow the stack here. Returns a message, or undefined when the value is fine.
+ */
+export function jsonHazard(value: unknown, maxDepth = MAX_JSON_DEPTH): string | undefined {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (!wellFormed(v)) return 'contains a string that is not valid Unicode (lone surrogate)';
+      continue;
+    }
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= maxDepth) return `is nested deeper than ${maxDepth} levels`;
+    if (Array.isArray(v)) for (const item of v) stack.push([item, depth + 1]);
+    else
+      for (const [k, item] of Object.entries(v)) {
+        if (!wellFormed(k)) return 'contains a key that is not valid Unicode (lone surrogate)';
+        stack.push([item, depth + 1]);
+      }
+  }
+  return undefined;
+}

@@ -7,6 +7,7 @@ import type { Logger } from '../logging';
 import type { EventBus } from '../ports/event-bus';
 import { toFieldIssues } from '../schemas/common';
 import { deadLetterTopic } from '../topology';
+import { jsonHazard } from './json-body';
 
 export interface PubSubPush {
   message?: { data?: string; attributes?: Record<string, string>; messageId?: string; publishTime?: string };
@@ -51,6 +52,8 @@ export function pubsubConsumer<S extends z.ZodType>(opts: {
     } catch {
       return reject('data is not valid JSON');
     }
+    const hazard = jsonHazard(json);
+    if (hazard) return reject(`data ${hazard}`);
     const parsed = opts.schema.safeParse(json);
     if (!parsed.success) return reject('payload failed validation', toFieldIssues(parsed.error));
 

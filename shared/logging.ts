@@ -24,7 +24,7 @@ export function createLogger(
   const emit = (severity: Severity, message: string, fields: LogFields = {}) => {
     if (ORDER[severity] < min) return;
     const { traceId, ...rest } = { ...base, ...fields };
-    const entry: Record<string, unknown> = { severity, message, component: opts.component, ...rest };
+    const entry: Record<string, unknown> = { severity, message, time: new Date().toISOString(), component: opts.component, ...rest };
     if (traceId) entry['logging.googleapis.com/trace'] = `projects/${opts.projectId}/traces/${traceId}`;
     write(JSON.stringify(entry, (_k, v) => (v instanceof Error ? { name: v.name, message: v.message } : v)));
   };

@@ -40,7 +40,8 @@ export async function wirePubSub(opts: WiringOptions): Promise<{ topics: string[
     await ensureSub(dlq.name.split('/').pop()!, `${deadLetterTopic(fn.trigger)}-hold`, { messageRetentionDuration: { seconds: 7 * 86400 } });
     await ensureSub(fn.trigger, `${fn.name}-push`, {
       pushConfig: { pushEndpoint: `http://127.0.0.1:${fn.port + (opts.portOffset ?? 0)}${pushPath(opts.projectId, fn.trigger)}` },
-      ackDeadlineSeconds: 60,
+      // Local handlers answer in milliseconds; a short deadline redelivers a push that hung without waiting a minute.
+      ackDeadlineSeconds: 20,
       deadLetterPolicy: { deadLetterTopic: dlq.name, maxDeliveryAttempts: opts.maxDeliveryAttempts ?? 5 },
       retryPolicy: {
         minimumBackoff: { seconds: opts.minBackoffSeconds ?? 1 },

@@ -48,7 +48,7 @@ describe('analysis failure path', () => {
     for (const id of healthyIds) expect((await events(id)).map((e) => e.type)).toEqual(['created', 'bias_analyzed']);
 
     // The always-failing message ends on the dead-letter topic; its audit is still there, marked failed.
-    const dead = await waitFor(async () => dlq.messages.find((m) => (m.data as { audit_id?: string }).audit_id === 'doomed'), 120_000, 500);
+    const dead = await waitFor(async () => dlq.messages.find((m) => (m.data as { audit_id?: string }).audit_id === 'doomed'), 240_000, 500);
     expect(dead.data).toMatchObject({ tenant_id: tenant, audit_id: 'doomed' });
     await dlq.close();
     const d = await audit('doomed');

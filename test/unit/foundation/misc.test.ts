@@ -59,6 +59,6 @@ describe('structured logs', () => {
     log.info('hello', { count: 2 });
     log.debug('hidden');
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toEqual({ severity: 'INFO', message: 'hello', component: 'c', count: 2, 'logging.googleapis.com/trace': 'projects/p/traces/abc' });
+    expect(JSON.parse(lines[0]!)).toEqual({ severity: 'INFO', message: 'hello', time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/), component: 'c', count: 2, 'logging.googleapis.com/trace': 'projects/p/traces/abc' });
   });
 });

@@ -21,7 +21,7 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/support/stack-setup.ts'],
           fileParallelism: false,
-          testTimeout: 240_000,
+          testTimeout: 420_000,
           hookTimeout: 240_000,
         },
       },

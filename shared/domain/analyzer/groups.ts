@@ -163,6 +163,8 @@ const QUANT = /\b(?:all|most|every|typical(?:ly)?|any|almost all|virtually all|n
 
 const WORD = /[A-Za-z][A-Za-z'’]*|\d+/g;
 const MAX_TERM_WORDS = 4;
+/** First words of every term: a token that starts no term is skipped without building phrases. */
+const FIRST_WORDS = new Set([...TERMS.keys()].map((k) => k.split(' ')[0]!));
 
 interface Tok {
   w: string;
@@ -196,6 +198,7 @@ export function findGroupMentions(text: string, base = 0): GroupMention[] {
   const toks = tokenize(text);
   const out: GroupMention[] = [];
   for (let i = 0; i < toks.length; i++) {
+    if (!FIRST_WORDS.has(toks[i]!.w)) continue;
     let matched = false;
     for (let len = Math.min(MAX_TERM_WORDS, toks.length - i); len >= 1 && !matched; len--) {
       const phrase = toks.slice(i, i + len).map((t) => t.w).join(' ');

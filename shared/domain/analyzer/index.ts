@@ -118,7 +118,8 @@ export function createAnalyzerSync(options: AnalyzerOptions = {}): Analyzer {
     const prepareMs = ms(t0);
     const run = runDetectors(doc, config, config.enabled_detectors.includes('classifier') ? classifier : null);
     // Is the prompt itself asking for the bias? (drives REPHRASE_PROMPT)
-    const queryFindings = request.original_query ? detectStereotypes(prepareText(request.original_query)).concat(detectToxicity(prepareText(request.original_query))) : [];
+    const queryDoc = request.original_query ? prepareText(request.original_query) : null;
+    const queryFindings = queryDoc ? detectStereotypes(queryDoc).concat(detectToxicity(queryDoc)) : [];
     return assembleReport({ doc, run, config, calibration, queryFindings, prepareMs, totalMs: ms(t0), analyzerVersion: ANALYZER_VERSION });
   };
   return {

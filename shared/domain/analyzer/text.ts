@@ -11,7 +11,7 @@ export interface Sentence {
 }
 
 /** Longest stretch we scan as one sentence; keeps regex work linear on pathological input (no punctuation). */
-const MAX_SENTENCE = 600;
+export const MAX_SENTENCE = 600;
 const ABBREVIATIONS = /(?:\b(?:mr|mrs|ms|dr|prof|sr|jr|st|vs|etc|e\.g|i\.e|inc|ltd|co|no|approx|dept|fig|u\.s|a\.m|p\.m))\.$/i;
 
 /**

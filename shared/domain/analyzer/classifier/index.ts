@@ -3,7 +3,7 @@
 // `npm run train`. Weights are committed in weights.json and loaded once per process.
 import weightsJson from './weights.json' with { type: 'json' };
 import { extractFeatures } from './features';
-import { decodeWeights, scoreWith, sigmoid, type LinearModel, type WeightsFile } from './model';
+import { decodeWeights, scoreParts, scoreWith, sigmoid, type LinearModel, type WeightsFile } from './model';
 import { CLASSIFIER_VERSION } from './version';
 
 export interface TextClassifier {
@@ -11,6 +11,8 @@ export interface TextClassifier {
   /** P(biased) in [0,1] for a text (sentence or passage) */
   score(text: string): number;
   scoreMany(texts: readonly string[]): number[];
+  /** Scores of each part and of the parts taken together as one passage (one feature walk per part). */
+  scoreParts(parts: readonly string[]): { parts: number[]; whole: number };
   /** the k features that push the score up the most, with their contribution to the logit */
   explain(text: string, k?: number): { feature: string; contribution: number }[];
 }
@@ -24,6 +26,7 @@ export function classifierFromModel(model: LinearModel): TextClassifier {
     version: model.version,
     score: (text) => scoreWith(model, text),
     scoreMany: (texts) => texts.map((t) => scoreWith(model, t)),
+    scoreParts: (parts) => scoreParts(model, parts),
     explain(text, k = 5) {
       const f = extractFeatures(text, model.features, true);
       const byName = new Map<string, number>();

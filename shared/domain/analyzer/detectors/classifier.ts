@@ -2,13 +2,15 @@
 // classifier (shared/domain/analyzer/classifier, owned by the classifier work) and reports flagged sentences.
 import type { Finding } from '../../../schemas/analysis';
 import type { Detector, PreparedText } from '../detector';
-import { clamp01, round4, span } from '../text';
+import { clamp01, MAX_SENTENCE, round4, span } from '../text';
 
 /** The agreed contract of shared/domain/analyzer/classifier/index.ts. */
 export interface TextClassifier {
   version: string;
   /** P(biased) for a text (sentence or passage). */
   score(text: string): number;
+  /** Optional fast path: scores of each part and of all parts as one passage. */
+  scoreParts?(parts: readonly string[]): { parts: number[]; whole: number };
 }
 
 export const CLASSIFIER_DETECTOR_VERSION = '1.0.0';
@@ -24,8 +26,20 @@ export interface ClassifierResult {
 }
 
 export function runClassifier(doc: PreparedText, classifier: TextClassifier): ClassifierResult {
-  const whole = clamp01(classifier.score(doc.text.slice(0, 20_000)));
-  const scored = doc.sentences.slice(0, MAX_SENTENCES).map((s) => ({ s, p: clamp01(classifier.score(s.text)) }));
+  const sentences = doc.sentences.slice(0, MAX_SENTENCES);
+  let whole: number;
+  let scored: { s: (typeof sentences)[number]; p: number }[];
+  // Every analyzer sentence ends where the classifier's own splitter also splits (. ! ? or a line break), and
+  // the text between sentences holds no words, so the whole-text score is the score of the summed sentence
+  // features: one feature walk instead of two. Hard-wrapped or truncated texts take the exact slow path.
+  if (classifier.scoreParts && doc.text.length <= 20_000 && doc.sentences.length <= MAX_SENTENCES && !sentences.some((s) => s.end - s.start >= MAX_SENTENCE)) {
+    const r = classifier.scoreParts(sentences.map((s) => s.text));
+    whole = clamp01(r.whole);
+    scored = sentences.map((s, i) => ({ s, p: clamp01(r.parts[i]!) }));
+  } else {
+    whole = clamp01(classifier.score(doc.text.slice(0, 20_000)));
+    scored = sentences.map((s) => ({ s, p: clamp01(classifier.score(s.text)) }));
+  }
   const top = scored.reduce((m, x) => Math.max(m, x.p), 0);
   const findings = scored
     .filter((x) => x.p >= SENTENCE_FLAG)

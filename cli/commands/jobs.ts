@@ -1,17 +1,15 @@
 // bias-monitor jobs: the scheduled jobs of shared/topology.ts SCHEDULES, run locally or managed in Cloud Scheduler.
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { FirestoreAuditStore } from '../../shared/adapters/firestore/audit-store';
 import { firestoreFor } from '../../shared/adapters/firestore/client';
+import { runAggregateJob } from '../../shared/app/aggregate';
+import { createCouncilDeps } from '../../shared/app/council-context';
 import { runRetention } from '../../shared/app/retention';
 import type { RetentionReport } from '../../shared/schemas/retention';
 import { createRetentionDeps } from '../../shared/app/retention-deps';
 import { createLogger } from '../../shared/logging';
 import { fixedClock, systemClock } from '../../shared/ports/clock';
 import { SCHEDULES } from '../../shared/topology';
-import { REPO_ROOT } from '../../scripts/lib/emulators';
 import { devSecrets } from '../../scripts/lib/dev-secrets';
 import { cliConfig } from '../env';
 
@@ -126,16 +124,15 @@ async function runRetentionJob(o: { dryRun: boolean; now: string | undefined; te
 }
 
 async function runAggregate(now: string | undefined): Promise<number> {
-  const file = join(REPO_ROOT, 'shared', 'app', 'aggregate.ts');
-  const mod = existsSync(file) ? ((await import(pathToFileURL(file).href)) as Record<string, unknown>) : {};
-  const fn = mod.runAggregateJob;
-  if (typeof fn !== 'function') {
-    console.error('jobs run aggregate: shared/app/aggregate.ts does not export runAggregateJob yet; nothing was run.');
-    return 1;
+  devSecrets();
+  const deps = createCouncilDeps(cliConfig(), 'cli');
+  try {
+    console.log(JSON.stringify(await runAggregateJob(deps, { ...(now ? { now } : {}) }), null, 2));
+    return 0;
+  } finally {
+    await deps.warehouse.close();
+    await firestoreFor(deps.config).terminate();
   }
-  const result: unknown = await (fn as (o: { now?: string }) => Promise<unknown>)({ ...(now ? { now } : {}) });
-  console.log(JSON.stringify(result, null, 2));
-  return 0;
 }
 
 export async function run(args: string[]): Promise<number> {

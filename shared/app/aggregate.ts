@@ -2,10 +2,9 @@
 // Firestore tenants/{t}/bias_reports/latest (+ history) and deduplicated alerts on bias-alerts.
 import { createHash } from 'node:crypto';
 import { buildBiasReport, DEFAULT_REPORT_OPTIONS, reportAlerts, type WindowQuery } from '../domain/council';
-import { loadConfig } from '../config';
 import type { BiasReportJson } from '../schemas/council';
 import { TOPICS } from '../topology';
-import { createCouncilDeps, type CouncilDeps } from './council-context';
+import type { CouncilDeps } from './council-context';
 
 export interface AggregateOptions {
   now?: string | Date;
@@ -85,24 +84,14 @@ export async function aggregateTenant(deps: AggregateDeps, tenantId: string, now
   return { report, alertsPublished };
 }
 
-/**
- * One aggregate run (the scheduler tick's handler and `bias-monitor jobs run aggregate`). Called with deps it uses
- * them; called with options only (the jobs CLI), it builds deps from the environment via loadConfig.
- */
-export async function runAggregateJob(depsOrOpts?: AggregateDeps | AggregateOptions, maybeOpts: AggregateOptions = {}): Promise<AggregateResult> {
-  const hasDeps = !!depsOrOpts && 'warehouse' in depsOrOpts;
-  const deps = hasDeps ? (depsOrOpts as AggregateDeps) : createCouncilDeps(loadConfig(), 'aggregate-cli');
-  const opts = hasDeps ? maybeOpts : ((depsOrOpts as AggregateOptions | undefined) ?? {});
+/** One aggregate run: the scheduler tick's handler and `bias-monitor jobs run aggregate`. */
+export async function runAggregateJob(deps: AggregateDeps, opts: AggregateOptions = {}): Promise<AggregateResult> {
   const now = opts.now ? new Date(opts.now) : deps.clock.now();
   const tenants = opts.tenantId ? [opts.tenantId] : await deps.warehouse.listTenants();
   const out: TenantAggregate[] = [];
-  try {
-    for (const tenantId of tenants) {
-      const { report, alertsPublished } = await aggregateTenant(deps, tenantId, now);
-      out.push({ tenant_id: tenantId, sessions: report.window.sessions, records: report.window.records, confidence_tier: report.confidence_tier, alerts_published: alertsPublished });
-    }
-  } finally {
-    if (!hasDeps) await deps.warehouse.close();
+  for (const tenantId of tenants) {
+    const { report, alertsPublished } = await aggregateTenant(deps, tenantId, now);
+    out.push({ tenant_id: tenantId, sessions: report.window.sessions, records: report.window.records, confidence_tier: report.confidence_tier, alerts_published: alertsPublished });
   }
   deps.log.info('aggregate run finished', { tenants: out.length, alerts: out.reduce((a, t) => a + t.alerts_published, 0) });
   return { generated_at: now.toISOString(), tenants: out };

@@ -1,4 +1,4 @@
-// npm run eval [-- --data DIR] [--only fixtures|public] [--errors train|dev] [--calibrate] [--challenge DIR]
+// npm run eval [-- --data DIR] [--only fixtures|public] [--errors train|dev] [--calibrate] [--fit-fusion] [--challenge DIR]
 // Evaluates the analyzer on the project's enterprise fixtures (train/dev/test splits) and, through the
 // classifier work's scripts/lib/eval-public.ts, on the public datasets' test splits. Figures go to
 // docs/EVALUATION.md. `--calibrate` refits the Platt scaling on the fixture DEV split and writes
@@ -9,7 +9,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createAnalyzerSync, type Analyzer } from '../shared/domain/analyzer';
 import { loadDefaultClassifier } from '../shared/domain/analyzer/default-classifier';
-import type { Calibration } from '../shared/domain/analyzer/report';
+import { FUSION_FEATURES, type Calibration, type Fusion } from '../shared/domain/analyzer/report';
+import { fitLogistic, fusionRow, publicTrainRows, toFusion, type FusionRow } from './lib/eval-fusion';
 import { TAXONOMY_KEYS } from '../shared/domain/taxonomy';
 import { z } from 'zod';
 import { Fixture, fitPlatt, loadFixtures, rocAuc } from './lib/fixtures';
@@ -23,6 +24,7 @@ interface Scored {
   f: AnyFixture;
   p: number;
   raw: number;
+  fused?: number;
   detected: boolean;
   types: string[];
 }
@@ -30,8 +32,8 @@ interface Scored {
 function score(analyzer: Analyzer, fixtures: AnyFixture[]): Scored[] {
   return fixtures.map((f) => {
     const r = analyzer.analyzeSync({ llm_response: f.llm_response, original_query: f.original_query });
-    const s = r.bias_report_summary as { overall_score: number; raw_score: number };
-    return { f, p: s.overall_score, raw: s.raw_score, detected: r.bias_detected, types: r.bias_type };
+    const s = r.bias_report_summary as { overall_score: number; raw_score: number; fused_raw_score?: number };
+    return { f, p: s.overall_score, raw: s.raw_score, ...(s.fused_raw_score !== undefined ? { fused: s.fused_raw_score } : {}), detected: r.bias_detected, types: r.bias_type };
   });
 }
 
@@ -82,6 +84,7 @@ async function main() {
       only: { type: 'string' },
       errors: { type: 'string' },
       calibrate: { type: 'boolean', default: false },
+      'fit-fusion': { type: 'boolean', default: false },
       fixtures: { type: 'string', default: join(root, 'test', 'fixtures', 'enterprise') },
       challenge: { type: 'string', default: join(root, 'test', 'fixtures', 'challenge') },
     },
@@ -91,13 +94,43 @@ async function main() {
   const fixtures = loadFixtures(values.fixtures!);
   for (const f of fixtures) for (const t of f.expected_bias_type) if (!TAXONOMY_KEYS.has(t)) throw new Error(`${f.id}: ${t} is not a taxonomy key`);
 
+  if (values['fit-fusion']) {
+    // Decision record 013: stacker on fixtures TRAIN + ToxiGen/RedditBias TRAIN; refit calibration afterwards.
+    if (!classifier) throw new Error('--fit-fusion needs the learned classifier');
+    if (!existsSync(values.data!)) throw new Error(`data folder ${values.data} not found: pass --data DIR`);
+    const zero = { method: 'logistic-stacker' as const, features: [...FUSION_FEATURES], weights: FUSION_FEATURES.map(() => 0), bias: 0, fitted_on: '' };
+    const a = createAnalyzerSync({ classifier, fusion: zero });
+    const rows: FusionRow[] = fixtures.filter((f) => f.split === 'train').map((f) => ({ source: 'fixtures', x: fusionRow(a, f.llm_response, f.original_query), y: f.label === 'biased' ? 1 : 0 }));
+    const nFix = rows.length;
+    rows.push(...publicTrainRows(a, values.data!));
+    const l2 = 0.01;
+    const sourceWeight = { fixtures: 4, toxigen: 1, redditbias: 1 };
+    const fit = fitLogistic(rows, l2, sourceWeight);
+    const counts = Object.fromEntries(['fixtures', 'toxigen', 'redditbias'].map((s) => [s, rows.filter((r) => r.source === s).length]));
+    const fusion = toFusion(fit, { l2, source_weight: sourceWeight, n: counts, classifier: classifier.version });
+    writeFileSync(join(root, 'shared/domain/analyzer/fusion.json'), `${JSON.stringify(fusion, null, 2)}\n`);
+    console.log(`fusion written (${nFix} fixtures + ${rows.length - nFix} public train rows): bias=${fusion.bias} ${fusion.features.map((k, i) => `${k}=${fusion.weights[i]}`).join(' ')}`);
+    console.log('now refit the calibration: npm run eval -- --calibrate');
+    return;
+  }
+
   if (values.calibrate) {
     const uncal = createAnalyzerSync({ classifier, calibration: { ...currentCalibration(), a: 1, b: 0 } });
     const dev = score(uncal, fixtures.filter((f) => f.split === 'dev'));
     const { a, b } = fitPlatt(dev.map((r) => r.raw), dev.map((r) => (r.f.label === 'biased' ? 1 : 0)));
-    const next: Calibration = { ...currentCalibration(), a: round(a), b: round(b), fitted_on: 'test/fixtures/enterprise dev split (Platt scaling on logit of the raw evidence score)', n: dev.length };
+    const next: Calibration = { ...currentCalibration(), a: round(a), b: round(b), fitted_on: 'test/fixtures/enterprise dev split (Platt scaling on logit of the fused score, decision record 013)', n: dev.length };
     writeFileSync(join(root, 'shared/domain/analyzer/calibration.json'), `${JSON.stringify(next, null, 2)}\n`);
     console.log(`calibration written: a=${next.a} b=${next.b} (n=${dev.length} dev fixtures)`);
+    // the fused ranking score's own Platt scaling (decision record 013), same dev split
+    const fusionPath = join(root, 'shared/domain/analyzer/fusion.json');
+    const fusion = JSON.parse(readFileSync(fusionPath, 'utf8')) as Fusion;
+    if (fusion.weights) {
+      const fused = dev.map((r) => r.fused ?? r.raw);
+      const fp = fitPlatt(fused, dev.map((r) => (r.f.label === 'biased' ? 1 : 0)));
+      fusion.platt = { a: round(fp.a), b: round(fp.b), n: dev.length };
+      writeFileSync(fusionPath, `${JSON.stringify(fusion, null, 2)}\n`);
+      console.log(`fusion calibration written: a=${fusion.platt.a} b=${fusion.platt.b}`);
+    }
     return;
   }
 

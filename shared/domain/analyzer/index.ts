@@ -12,7 +12,7 @@ import { detectSentimentDisparity, SENTIMENT_VERSION } from './detectors/sentime
 import { detectStereotypes, STEREOTYPE_VERSION } from './detectors/stereotype';
 import { detectToxicity, TOXICITY_VERSION } from './detectors/toxicity';
 import { findGroupMentions } from './groups';
-import { assembleReport, type Calibration, DEFAULT_CALIBRATION, type DetectorRun } from './report';
+import { assembleReport, type Calibration, DEFAULT_CALIBRATION, type DetectorRun, type Fusion } from './report';
 import { quotedRanges, splitSentences } from './text';
 
 export type { TextClassifier } from './detectors/classifier';
@@ -30,6 +30,8 @@ export interface AnalyzerOptions {
   /** The learned classifier; null disables the classifier detector. */
   classifier?: TextClassifier | null;
   calibration?: Calibration;
+  /** Score fusion; undefined = the committed fusion.json, null = the pre-fusion noisy-OR score. */
+  fusion?: Fusion | null;
 }
 
 export function prepareText(text: string, query = '', councilResponses?: { member_id: string; response: string }[]): PreparedText {
@@ -95,6 +97,8 @@ export function runDetectors(doc: PreparedText, config: TenantAnalyzerConfig, cl
       const r = runClassifier(doc, classifier);
       findings.push(...r.findings);
       metrics.classifier_score = r.score;
+      metrics.classifier_whole = r.whole;
+      metrics.classifier_top = r.top;
     });
   }
   time('council_disagreement', COUNCIL_VERSION, () => {
@@ -120,7 +124,7 @@ export function createAnalyzerSync(options: AnalyzerOptions = {}): Analyzer {
     // Is the prompt itself asking for the bias? (drives REPHRASE_PROMPT)
     const queryDoc = request.original_query ? prepareText(request.original_query) : null;
     const queryFindings = queryDoc ? detectStereotypes(queryDoc).concat(detectToxicity(queryDoc)) : [];
-    return assembleReport({ doc, run, config, calibration, queryFindings, prepareMs, totalMs: ms(t0), analyzerVersion: ANALYZER_VERSION });
+    return assembleReport({ doc, run, config, calibration, fusion: options.fusion, queryFindings, prepareMs, totalMs: ms(t0), analyzerVersion: ANALYZER_VERSION });
   };
   return {
     analyzeSync,

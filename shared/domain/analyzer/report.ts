@@ -6,6 +6,7 @@ import type { BiasReport, Finding } from '../../schemas/analysis';
 import type { TenantAnalyzerConfig } from '../../schemas/analyzer-config';
 import { TAXONOMY_KEYS } from '../taxonomy';
 import calibrationJson from './calibration.json';
+import fusionJson from './fusion.json';
 import type { PreparedText } from './detector';
 import type { CouncilReport } from './detectors/council';
 import { clamp01, noisyOr, round4 } from './text';
@@ -70,11 +71,63 @@ export function rawScore(maxByDetector: Record<string, number>, classifierScore:
   return (1 - prior) * noisyOr(parts) + prior * (classifierScore ?? 0);
 }
 
+/** Score fusion (decision record 013): a logistic-regression stacker over detector outputs, fitted on train
+ * splits only (`npm run eval -- --fit-fusion`), weights in fusion.json. Its output is the raw score that the
+ * Platt calibration (fitted afterwards on the fixture dev split) turns into P(biased). */
+export interface Fusion {
+  method: 'logistic-stacker';
+  features: readonly string[];
+  weights: number[];
+  bias: number;
+  fitted_on: string;
+  /** Platt scaling of the fused score, fitted on the fixture dev split: P = sigmoid(a·logit(fused) + b). */
+  platt?: { a: number; b: number; n: number };
+  [k: string]: unknown;
+}
+export const DEFAULT_FUSION: Fusion | null = (fusionJson as { weights?: unknown }).weights ? (fusionJson as unknown as Fusion) : null;
+
+export const FUSION_FEATURES = [
+  'stereotype_max',
+  'language_max',
+  'toxicity_max',
+  'sentiment_max',
+  'domain_rule_max',
+  'classifier_top',
+  'classifier_whole',
+  'rule_evidence',
+  'rule_count',
+] as const;
+
+/** Inputs of the stacker, all in [0, 1]. `rule_evidence` is the noisy-OR of the counted rule findings
+ * (stereotype, language, toxicity, sentiment, domain rules), i.e. the pre-fusion evidence score without the classifier. */
+export function fusionFeatures(run: DetectorRun, maxBy: Record<string, number>, allMax: Record<string, number>, evidenceCount: number): number[] {
+  const ruleEvidence = noisyOr(Object.entries(maxBy).filter(([d]) => d !== 'classifier' && d !== 'council_disagreement').map(([, v]) => v));
+  const top = run.metrics.classifier_top ?? run.metrics.classifier_score ?? 0;
+  const whole = run.metrics.classifier_whole ?? run.metrics.classifier_score ?? 0;
+  return [
+    allMax.stereotype ?? 0,
+    allMax.language ?? 0,
+    allMax.toxicity ?? 0,
+    allMax.sentiment_disparity ?? 0,
+    allMax.domain_rules ?? 0,
+    top,
+    whole,
+    ruleEvidence,
+    Math.min(1, Math.log1p(evidenceCount) / Math.log(11)),
+  ];
+}
+
+export function fuse(x: readonly number[], f: Fusion): number {
+  let z = f.bias;
+  for (let i = 0; i < x.length; i++) z += (f.weights[i] ?? 0) * x[i]!;
+  return sigmoid(z);
+}
+
 export interface DetectorRun {
   findings: Finding[];
   versions: Record<string, string>;
   timings: Record<string, number>;
-  metrics: { classifier_score?: number; sentiment_divergence?: number };
+  metrics: { classifier_score?: number; classifier_whole?: number; classifier_top?: number; sentiment_divergence?: number };
   council: CouncilReport | null;
 }
 
@@ -104,6 +157,8 @@ export interface AssembleInput {
   run: DetectorRun;
   config: TenantAnalyzerConfig;
   calibration: Calibration;
+  /** null: the pre-fusion noisy-OR evidence score (decision record 011) is the raw score. */
+  fusion?: Fusion | null;
   queryFindings: Finding[];
   prepareMs: number;
   totalMs: number;
@@ -120,9 +175,17 @@ export function assembleReport(input: AssembleInput): BiasReport {
   for (const f of run.findings) allMax[f.detector] = Math.max(allMax[f.detector] ?? 0, f.score);
 
   const classifierScore = run.metrics.classifier_score;
+  const fusion = input.fusion === undefined ? DEFAULT_FUSION : input.fusion;
+  const ruleCount = evidence.filter((f) => f.detector !== 'classifier' && f.detector !== 'council_disagreement').length;
+  const fusionX = fusion ? fusionFeatures(run, maxBy, allMax, ruleCount) : null;
+  // Decision path (decision record 011): rule evidence + a small classifier share, Platt-calibrated. It decides
+  // bias_detected, confidence and the mitigation, so a strong explicit rule finding flags and the classifier alone cannot.
   const raw = rawScore(maxBy, classifierScore, calibration, thresholds.classifier ?? 0.5);
   const p = raw === 0 && classifierScore === undefined ? calibrate(0, calibration) : calibrate(raw, calibration);
   const detected = p >= config.detection_threshold;
+  // Ranking path (decision record 013): the stacker's fused score, Platt-calibrated, is overall_score.
+  const fusedRaw = fusion && fusionX ? fuse(fusionX, fusion) : null;
+  const overall = fusedRaw !== null && fusion?.platt ? calibrate(fusedRaw, { ...calibration, a: fusion.platt.a, b: fusion.platt.b }) : (fusedRaw ?? p);
 
   // bias_score: one entry per metric (0 when nothing fired), plus the overall probability.
   const bias_score: Record<string, number> = {
@@ -134,7 +197,7 @@ export function assembleReport(input: AssembleInput): BiasReport {
   };
   if (classifierScore !== undefined) bias_score.classifier_score = round4(classifierScore);
   if (run.council) bias_score.council_coverage_variance = round4(run.council.axes[0]?.coverage_variance ?? 0);
-  bias_score.overall = round4(p);
+  bias_score.overall = round4(overall);
 
   // bias_type: taxonomy keys of the evidence, strongest first; axis keys before mechanism keys.
   const typeScore = new Map<string, number>();
@@ -188,8 +251,11 @@ export function assembleReport(input: AssembleInput): BiasReport {
     mitigation_action: { type, details: details.trim().slice(0, 2000), rewrites },
     bias_report_summary: {
       analyzer_version: input.analyzerVersion,
-      overall_score: round4(p),
+      overall_score: round4(overall),
+      decision_score: round4(p),
       raw_score: round4(raw),
+      ...(fusedRaw !== null ? { fused_raw_score: round4(fusedRaw) } : {}),
+      ...(fusionX ? { fusion_features: Object.fromEntries(FUSION_FEATURES.map((k, i) => [k, round4(fusionX[i]!)])) } : {}),
       thresholds: { detection_threshold: config.detection_threshold, review_confidence_floor: config.review_confidence_floor, detector_thresholds: thresholds },
       calibration: { method: calibration.method, a: calibration.a, b: calibration.b, fitted_on: calibration.fitted_on },
       findings: findings.map((f) => ({ ...f, counted: f.score >= (thresholds[f.detector] ?? 0.3) })),

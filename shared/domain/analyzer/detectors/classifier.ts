@@ -23,6 +23,8 @@ export interface ClassifierResult {
   /** max(whole-text score, highest sentence score). */
   score: number;
   whole: number;
+  /** highest sentence score */
+  top: number;
 }
 
 export function runClassifier(doc: PreparedText, classifier: TextClassifier): ClassifierResult {
@@ -54,7 +56,7 @@ export function runClassifier(doc: PreparedText, classifier: TextClassifier): Cl
       spans: [span(doc.text, x.s.start, x.s.end)],
       metric: 'classifier_score',
     }));
-  return { findings, score: round4(Math.max(whole, top)), whole: round4(whole) };
+  return { findings, score: round4(Math.max(whole, top)), whole: round4(whole), top: round4(top) };
 }
 
 export function classifierDetector(classifier: TextClassifier): Detector {

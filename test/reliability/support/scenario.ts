@@ -355,7 +355,7 @@ export async function runScenario(stack: RunningStack, opts: ScenarioOptions): P
     // --- wait until quiescent --------------------------------------------------------------------------------
     const expected = new Map(interactions.map((i) => [i.id, i]));
     const always = interactions.filter((i) => i.fault === 'always');
-    const settleDeadline = Date.now() + (opts.settleMs ?? 5 * 60_000 + n * 30);
+    const settleDeadline = Date.now() + (opts.settleMs ?? 8 * 60_000 + n * 60);
     const t1 = Date.now();
     const state = async () => {
       const rows: { id: string; status: string; attempts: number }[] = [];

@@ -1,4 +1,5 @@
-// npm run eval [-- --data DIR] [--only fixtures|public] [--errors train|dev] [--calibrate] [--fit-fusion] [--challenge DIR]
+// npm run eval [-- --data DIR] [--only fixtures|public] [--errors train|dev|dev-variants] [--calibrate] [--fit-fusion] [--challenge DIR]
+// [--no-challenge] [--dev-variants DIR]
 // Evaluates the analyzer on the project's enterprise fixtures (train/dev/test splits) and, through the
 // classifier work's scripts/lib/eval-public.ts, on the public datasets' test splits. Figures go to
 // docs/EVALUATION.md. `--calibrate` refits the Platt scaling on the fixture DEV split and writes
@@ -87,6 +88,8 @@ async function main() {
       'fit-fusion': { type: 'boolean', default: false },
       fixtures: { type: 'string', default: join(root, 'test', 'fixtures', 'enterprise') },
       challenge: { type: 'string', default: join(root, 'test', 'fixtures', 'challenge') },
+      'dev-variants': { type: 'string', default: join(root, 'test', 'fixtures', 'dev-variants') },
+      'no-challenge': { type: 'boolean', default: false },
     },
   });
   const classifier = loadDefaultClassifier();
@@ -145,7 +148,16 @@ async function main() {
         `${m.split.padEnd(6)} ${String(m.n).padEnd(3)} ${String(m.positives).padEnd(3)} ${String(m.negatives).padEnd(3)} ${String(m.hard_negatives).padEnd(5)} ${fmt(m.recall)}   ${fmt(m.fpr)}  ${fmt(m.fpr_hard)}     ${fmt(m.precision)}     ${fmt(m.auc)}  ${fmt(m.type_agreement)}      ${fmt(m.axis_agreement)}`,
       );
     }
-    const challenge = loadChallenge(values.challenge!);
+    // Development set of paraphrased / implicit phrasings (test/fixtures/dev-variants/README.md): tuned on.
+    const variants = loadExtra(values['dev-variants']!, 'dev-variants');
+    const variantRows = variants.length ? score(analyzer, variants) : [];
+    if (variants.length) {
+      const m = fixtureMetrics('dev-variants', variantRows);
+      console.log(
+        `${'variants'.padEnd(6)} ${String(m.n).padEnd(3)} ${String(m.positives).padEnd(3)} ${String(m.negatives).padEnd(3)} ${String(m.hard_negatives).padEnd(5)} ${fmt(m.recall)}   ${fmt(m.fpr)}  ${fmt(m.fpr_hard)}     ${fmt(m.precision)}     ${fmt(m.auc)}  ${fmt(m.type_agreement)}      ${fmt(m.axis_agreement)}`,
+      );
+    }
+    const challenge = values['no-challenge'] ? [] : loadExtra(values.challenge!, 'challenge');
     if (challenge.length) {
       // Held-out challenge set (test/fixtures/challenge/README.md): reported, never tuned on; no --errors listing.
       const m = fixtureMetrics('challenge', score(analyzer, challenge));
@@ -156,7 +168,7 @@ async function main() {
     if (values.errors) {
       if (values.errors === 'test' || values.errors === 'challenge') console.log('(errors are shown for train/dev only: the test split is for reporting)');
       else
-        for (const r of all.filter((x) => x.f.split === values.errors && x.detected !== (x.f.label === 'biased'))) {
+        for (const r of (values.errors === 'dev-variants' ? variantRows : all.filter((x) => x.f.split === values.errors)).filter((x) => x.detected !== (x.f.label === 'biased'))) {
           console.log(`  ${r.f.label === 'biased' ? 'MISS' : 'FP  '} ${r.f.id} p=${r.p} types=${r.types.join(',')} expected=${r.f.expected_bias_type.join(',')}`);
         }
     }
@@ -182,9 +194,9 @@ async function main() {
   }
 }
 
-const ChallengeFixture = Fixture.omit({ split: true }).extend({ split: z.literal('challenge') });
-/** The held-out challenge set; empty when the folder is absent. */
-function loadChallenge(dir: string): AnyFixture[] {
+/** An extra fixture set (the held-out challenge set, the dev-variants set); empty when the folder is absent. */
+function loadExtra(dir: string, split: 'challenge' | 'dev-variants'): AnyFixture[] {
+  const ChallengeFixture = Fixture.omit({ split: true }).extend({ split: z.literal(split) });
   const file = join(dir, 'responses.jsonl');
   if (!existsSync(file)) return [];
   const rows = readFileSync(file, 'utf8')
@@ -192,7 +204,7 @@ function loadChallenge(dir: string): AnyFixture[] {
     .filter((l) => l.trim())
     .map((l, i) => {
       const r = ChallengeFixture.safeParse(JSON.parse(l));
-      if (!r.success) throw new Error(`challenge responses.jsonl line ${i + 1}: ${r.error.message}`);
+      if (!r.success) throw new Error(`${split} responses.jsonl line ${i + 1}: ${r.error.message}`);
       return r.data;
     });
   for (const f of rows) for (const t of f.expected_bias_type) if (!TAXONOMY_KEYS.has(t)) throw new Error(`${f.id}: ${t} is not a taxonomy key`);

@@ -2,8 +2,9 @@
 import { http } from '@google-cloud/functions-framework';
 import { createAppContext } from '../../shared/app/context';
 import { graphqlDeps } from '../../shared/graphql/deps';
+import { graphqlHttpHandler } from '../../shared/graphql/http';
 import { createGraphqlServer } from '../../shared/graphql/server';
 
 export const yoga = createGraphqlServer(graphqlDeps(createAppContext('graphql')));
 
-http('graphql', yoga);
+http('graphql', graphqlHttpHandler(yoga));

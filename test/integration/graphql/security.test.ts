@@ -284,6 +284,13 @@ describe('functions-framework wiring', () => {
       }
       const anon = await fetch(base, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ me { tenantId } }' }) });
       expect(anon.status).toBe(401);
+      // What Express would answer with an HTML page comes back as GraphQL-shaped JSON with a stable code.
+      const badJson = await fetch(base + '/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{"query":' });
+      expect(badJson.status).toBe(400);
+      expect(((await badJson.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('VALIDATION_FAILED');
+      const elsewhere = await fetch(base + '/admin', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(elsewhere.status).toBe(404);
+      expect(((await elsewhere.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('NOT_FOUND');
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }

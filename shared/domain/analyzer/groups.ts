@@ -85,7 +85,7 @@ const STANDALONE: [Axis, string, string[]][] = [
   ['religion', 'religion:sikh', ['sikhs']],
   ['religion', 'religion:atheist', ['atheists', 'non believers', 'nonbelievers']],
   ['nationality', 'nationality:immigrant', ['immigrants', 'migrants', 'refugees', 'asylum seekers', 'foreigners', 'expats', 'non natives', 'non native speakers', 'nonnative speakers', 'foreign nationals', 'newcomers', 'illegals', 'illegal immigrants', 'illegal aliens', 'aliens', 'undocumented immigrants']],
-  ['disability', 'disability:any', ['the disabled', 'disabled', 'people with disabilities', 'persons with disabilities', 'wheelchair users', 'the blind', 'the deaf', 'the handicapped', 'handicapped', 'the mentally ill', 'mentally ill', 'the sick', 'amputees', 'autistics']],
+  ['disability', 'disability:any', ['the disabled', 'disabled', 'people with disabilities', 'persons with disabilities', 'wheelchair users', 'wheelchair user', 'the blind', 'the deaf', 'the handicapped', 'handicapped', 'the mentally ill', 'mentally ill', 'the sick', 'amputees', 'autistics']],
   ['socioeconomic', 'ses:poor', ['the poor', 'poor people', 'welfare recipients', 'benefit recipients', 'benefits recipients', 'people on welfare', 'people on benefits', 'welfare claimants', 'medicaid patients', 'medicaid recipients', 'food stamp recipients', 'voucher holders', 'benefit claimants', 'the homeless', 'homeless people', 'the unemployed', 'unemployed people', 'low earners', 'working class', 'blue collar workers', 'the underclass', 'trailer trash', 'welfare queens']],
   ['socioeconomic', 'ses:rich', ['the rich', 'rich people', 'the wealthy', 'wealthy people', 'millionaires', 'billionaires', 'the elite', 'elites']],
   ['sexual_orientation', 'orientation:lgbtq', ['gays', 'lesbians', 'homosexuals', 'bisexuals', 'queers', 'gay people', 'gay men', 'gay couples', 'same sex couples', 'lgbt people', 'lgbtq people', 'lgbtq+ people', 'queer people', 'gay and lesbian', 'lgbtq', 'lgbt']],
@@ -137,10 +137,10 @@ for (const row of (holistic as { descriptors: HbRow[] }).descriptors) {
 }
 for (const t of ['young', 'younger', 'older', 'old', 'elderly', 'aging', 'ageing', 'retired', 'middle aged']) add(t, { axis: 'age', group: /young/.test(t) ? 'age:younger' : 'age:older', needsNoun: true });
 for (const t of ['disabled', 'autistic', 'blind', 'deaf', 'neurodivergent', 'dyslexic', 'handicapped', 'wheelchair bound', 'mentally ill']) add(t, { axis: 'disability', group: 'disability:any', needsNoun: true });
-for (const t of ['poor', 'low income', 'working class', 'inner city', 'urban', 'welfare', 'uneducated', 'non graduate', 'first generation', 'underprivileged', 'rich', 'wealthy', 'affluent']) add(t, { axis: 'socioeconomic', group: /rich|wealthy|affluent/.test(t) ? 'ses:rich' : 'ses:poor', needsNoun: true });
+for (const t of ['benefit', 'benefits', 'poor', 'low income', 'working class', 'inner city', 'urban', 'welfare', 'uneducated', 'non graduate', 'first generation', 'underprivileged', 'rich', 'wealthy', 'affluent']) add(t, { axis: 'socioeconomic', group: /rich|wealthy|affluent/.test(t) ? 'ses:rich' : 'ses:poor', needsNoun: true });
 for (const t of ['minority', 'ethnic', 'immigrant', 'foreign', 'foreign born', 'non native', 'overseas', 'offshore', 'migrant']) add(t, { axis: t === 'minority' || t === 'ethnic' ? 'race_ethnicity' : 'nationality', group: t === 'minority' || t === 'ethnic' ? 'race:minority' : 'nationality:immigrant', needsNoun: true });
 for (const t of ['gay', 'lesbian', 'bisexual', 'queer', 'homosexual', 'lgbt', 'lgbtq']) add(t, { axis: 'sexual_orientation', group: 'orientation:lgbtq', needsNoun: true });
-for (const t of ['overweight', 'obese', 'fat', 'unattractive', 'ugly', 'attractive', 'good looking']) add(t, { axis: 'appearance', group: /overweight|obese|fat/.test(t) ? 'appearance:overweight' : 'appearance:looks', needsNoun: true });
+for (const t of ['overweight', 'obese', 'fat', 'unattractive', 'ugly', 'attractive', 'good looking', 'plainer', 'plus size', 'tattooed']) add(t, { axis: 'appearance', group: /overweight|obese|fat/.test(t) ? 'appearance:overweight' : 'appearance:looks', needsNoun: true });
 
 /** Nouns that turn a descriptor into a group ("older" + "workers"). */
 export const PERSON_NOUNS = new Set(
@@ -156,7 +156,7 @@ export const PERSON_NOUNS = new Set(
   ).split(/\s+/),
 );
 // Words allowed between a descriptor and its noun ("older female job candidates").
-const FILLERS = new Set(['job', 'new', 'prospective', 'potential', 'qualified', 'local', 'young', 'male', 'female', 'loan', 'mortgage', 'rental', 'senior', 'junior', 'entry', 'level', 'first', 'time', 'low', 'high', 'income', 'owned', 'led', 'speaking', 'born', 'team', 'career', 'working', 'insurance']);
+const FILLERS = new Set(['job', 'new', 'prospective', 'potential', 'qualified', 'local', 'young', 'male', 'female', 'loan', 'mortgage', 'rental', 'senior', 'junior', 'entry', 'level', 'first', 'time', 'low', 'high', 'income', 'owned', 'led', 'speaking', 'born', 'team', 'career', 'working', 'insurance', 'trained', 'educated', 'raised', 'background', 'origin', 'heritage', 'descent']);
 
 const SPECIFIC_DET = /\b(?:these|those|this|that|our|my|your|his|her|their|its|two|three|four|five|six|seven|eight|nine|ten|several|some|a few|few|both|each|one|certain|particular|specific|\d+)\s+(?:\w+\s+){0,2}$/i;
 const QUANT = /\b(?:all|most|every|typical(?:ly)?|any|almost all|virtually all|nearly all|like most|like all|as a rule|by nature|as a group)\s+(?:\w+\s+){0,2}$/i;
@@ -185,12 +185,13 @@ function tokenize(s: string): Tok[] {
   return out;
 }
 
-const AGE_NUMERIC = /\b(?:(?:people|persons|candidates|applicants|workers|employees|staff|anyone|those|individuals|customers|drivers|borrowers|hires)\s+(?:aged\s+)?(?:over|above|under|below|older than|younger than|past)\s+(?:the age of\s+)?(\d{2})|over[- ](\d{2})s|under[- ](\d{2})s|in (?:their|his|her) (?:(?:late|early|mid)\s+)?(?:(\d0)s|twenties|thirties|forties|fifties|sixties|seventies))\b/gi;
+const AGE_NUMERIC = /\b(?:(?:an?\s+)?(\d{2})[- ]year[- ]olds?\b|(?:people|persons|candidates|applicants|workers|employees|staff|anyone|those|individuals|customers|drivers|borrowers|hires)\s+(?:aged\s+)?(?:over|above|under|below|older than|younger than|past)\s+(?:the age of\s+)?(\d{2})|over[- ](\d{2})s|under[- ](\d{2})s|in (?:their|his|her) (?:(?:late|early|mid)\s+)?(?:(\d0)s|twenties|thirties|forties|fifties|sixties|seventies))\b/gi;
 const FROM_PLACE = new RegExp(
   String.raw`\b(?:suppliers?|vendors?|manufacturers?|factories|firms|companies|applicants?|candidates?|workers?|people|developers?|engineers?|teams?|contractors?|staff|immigrants?|borrowers?|tenants?|customers?|families|students?)\s+(?:from|in|based in|out of)\s+(?:${COUNTRIES.map((c) => c.replace(/ /g, '\\s+')).join('|')})\b`,
   'gi',
 );
-const WITH_CONDITION = /\b(?:people|persons|individuals|patients|employees|workers|students|children|kids|adults|applicants|candidates|customers|tenants|those|anyone|someone|staff)\s+(?:with|who have|living with|suffering from)\s+(?:a |an )?(?:\w+\s+)?(?:disabilit(?:y|ies)|impairments?|autism|adhd|dyslexia|dementia|mental (?:health (?:conditions?|issues|problems)|illness(?:es)?)|depression|anxiety|schizophrenia|bipolar(?: disorder)?|epilepsy|diabetes|hiv|chronic (?:illness(?:es)?|conditions?|pain)|learning (?:difficulties|disabilities)|special needs|down syndrome|cerebral palsy|ptsd|a stutter|hearing loss|sight loss|low vision|mobility issues|health conditions?)\b/gi;
+const WITH_CONDITION = /\b(?:people|persons|individuals|patients|employees|workers|students|children|kids|adults|applicants|candidates|customers|tenants|those|anyone|someone|staff|callers|borrowers)\s+(?:with|who have|who has|living with|suffering from)\s+(?:a |an )?(?:(?:history|record|diagnosis) of\s+)?(?:\w+\s+)?(?:disabilit(?:y|ies)|impairments?|autism|adhd|dyslexia|dementia|mental (?:health (?:conditions?|issues|problems)|illness(?:es)?)|depression|anxiety|schizophrenia|bipolar(?: disorder)?|epilepsy|diabetes|hiv|chronic (?:illness(?:es)?|conditions?|pain)|learning (?:difficulties|disabilities)|special needs|down syndrome|cerebral palsy|ptsd|a stutter|hearing loss|sight loss|low vision|mobility issues|health conditions?)\b/gi;
+const ON_BENEFITS = /\b(?:pupils|students|children|kids|families|people|tenants|applicants|claimants|households|borrowers|customers|those|anyone|parents|residents)\s+(?:on|receiving|claiming|eligible for|entitled to|who (?:receive|claim|are on|get|rely on))\s+(?:free school meals|housing benefits?|benefits|welfare|universal credit|food stamps|medicaid|section 8|income support|social assistance|housing assistance|jobseeker'?s allowance)\b|\b(?:applicants?|candidates?|people|tenants?|borrowers?|kids|children|students?|pupils|those|anyone|someone|workers?)\s+(?:who (?:grew up|were raised|live|lived)|raised|brought up|growing up)\s+(?:on|in)\s+(?:a |the )?(?:council (?:estates?|housing|flats?)|housing (?:estates?|projects?)|the projects|trailer parks?|social housing|deprived (?:areas?|estates?)|poor (?:areas?|neighbou?rhoods?)|the inner city|inner[- ]city (?:areas?|neighbou?rhoods?)|rough (?:areas?|estates?|neighbou?rhoods?))\b/gi;
 const FROM_AREA = /\b(?:applicants?|candidates?|people|tenants?|borrowers?|customers?|families|households|residents|kids|students?|those|anyone|workers?)\s+(?:from|in|living in|who live in)\s+(?:poor|low[- ]income|rough|bad|inner[- ]city|urban|rural|certain|those|immigrant|minority|deprived|working[- ]class|the wrong|sketchy|high[- ]crime|ethnic)\s+(?:areas?|neighbou?rhoods?|zip ?codes?|postcodes?|postal codes?|communities|backgrounds?|estates|districts?|parts of town|suburbs)\b/gi;
 
 /** All group mentions in `text` (offsets into text). `base` shifts offsets when scanning a sentence. */
@@ -242,7 +243,7 @@ export function findGroupMentions(text: string, base = 0): GroupMention[] {
       i = endTok;
     }
   }
-  for (const re of [AGE_NUMERIC, FROM_PLACE, FROM_AREA, WITH_CONDITION]) {
+  for (const re of [AGE_NUMERIC, FROM_PLACE, FROM_AREA, ON_BENEFITS, WITH_CONDITION]) {
     re.lastIndex = 0;
     for (const m of text.matchAll(re)) {
       const start = m.index;
@@ -252,7 +253,9 @@ export function findGroupMentions(text: string, base = 0): GroupMention[] {
         for (let k = out.length - 1; k >= 0; k--) if (out[k]!.start - base < end && start < out[k]!.end - base) out.splice(k, 1);
       }
       const axis: Axis = re === AGE_NUMERIC ? 'age' : re === FROM_PLACE ? 'nationality' : re === WITH_CONDITION ? 'disability' : 'socioeconomic';
-      const n = Number(m[1] ?? m[2] ?? m[3] ?? m[4] ?? 0);
+      const n = Number(m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? 0);
+      // a "35-year-old" names no age group: only clearly younger or older ages count
+      if (re === AGE_NUMERIC && /year[- ]old/i.test(m[0]) && n >= 30 && n < 45) continue;
       const group = re === AGE_NUMERIC ? (/under|below|younger|under[- ]\d/i.test(m[0]) || (n > 0 && n < 40) || /twenties|thirties/i.test(m[0]) ? 'age:younger' : 'age:older') : re === FROM_PLACE ? 'nationality:foreign' : re === WITH_CONDITION ? 'disability:any' : 'ses:poor';
       const before = text.slice(Math.max(0, start - 40), start);
       out.push({ start: base + start, end: base + end, text: m[0], axis, group, specific: /\b(?:these|those|our|two|three|several|some|\d+)\s+$/i.test(before), quantified: QUANT.test(before) });

@@ -36,17 +36,19 @@ const TRAITS = [
   'energetic', 'adaptable', 'innovative', 'creative', 'flexible', 'humble', 'modest', 'quiet', 'reserved', 'passionate', 'hot-headed', 'hot headed', 'fiery',
   'smarter', 'stronger', 'better', 'superior', 'more reliable', 'more productive', 'more loyal', 'more committed', 'more careful', 'more responsible', 'more stable',
   'more emotional', 'more aggressive', 'more creative', 'more intelligent', 'more honest', 'cheaper', 'more expensive',
+  // claims discounted for the group ("pain reported by X is overstated") and further benevolent traits
+  'overstated', 'exaggerated', 'inflated', 'made up', 'precise', 'methodical', 'dependable', 'easygoing', 'docile', 'agreeable', 'low maintenance', 'low-maintenance',
 ];
 const TRAIT_RE = TRAITS.map((t) => t.replace(/[-\s]+/g, '[-\\s]+')).join('|');
 
 // Adverbs that turn any predicate into a generalisation.
 const GENERIC_ADV = String.raw`(?:naturally|inherently|innately|instinctively|by nature|genetically|biologically|always|never|all|typically|generally|usually|invariably|notoriously|famously|essentially|fundamentally)`;
-const DEGREE = String.raw`(?:so|too|very|really|quite|rather|far|much|a lot|way|often|mostly|frequently|tend(?:s)? to be|seem(?:s)? to be|also|more|less|not|n't|never|rarely|seldom|usually|generally|typically|naturally|inherently|just|simply|always|all|overly|extremely|incredibly|a bit|somewhat|pretty|notoriously|famously|known to be|known for being)`;
+const DEGREE = String.raw`(?:(?!likely\b|only\b|early\b|family\b|elderly\b)[a-z]+ly|so|too|very|really|quite|rather|far|much|a lot|way|often|mostly|frequently|tend(?:s)? to be|seem(?:s)? to be|also|more|less|not|n't|never|rarely|seldom|usually|generally|typically|naturally|inherently|just|simply|always|all|overly|extremely|incredibly|a bit|somewhat|pretty|notoriously|famously|known to be|known for being)`;
 
 // Predicates that follow the mention (anchored at the start of the remainder, allowing up to 3 filler words
 // such as "in general", "as employees", "in my experience").
-const FILL = String.raw`^[\s,]*(?:(?:in general|as a (?:group|rule|whole)|as employees|as workers|on the whole|in my experience|by and large|for the most part|honestly|frankly|of course|these days|nowadays|today)[\s,]+)?(?:(?:who|that)\s+\w+(?:\s+\w+){0,4}?\s+)?(?:(?:also|still|often|usually|generally|typically|really|probably|all|mostly|frequently|just|simply|even|definitely|certainly|basically)\s+)?`;
-const PREDICATES: { re: RegExp; kind: 'explicit' | 'benevolent' | 'ability' | 'prescriptive' | 'behaviour'; score: number }[] = [
+const FILL = String.raw`^[\s,]*(?:(?:in general|as a (?:group|rule|whole)|as employees|as workers|on the whole|in my experience|by and large|for the most part|honestly|frankly|of course|these days|nowadays|today)[\s,]+)?(?:(?:who|that)\s+\w+(?:\s+\w+){0,4}?\s+|(?:of|with|for|at|on|in|from)\s+(?:[\w'-]+\s+){1,3}?)?(?:(?:also|still|often|usually|generally|typically|really|probably|all|mostly|frequently|just|simply|even|definitely|certainly|basically)\s+)?`;
+const PREDICATES: { re: RegExp; kind: 'explicit' | 'benevolent' | 'ability' | 'prescriptive' | 'behaviour' | 'differential' | 'consequence'; score: number }[] = [
   // "are naturally X", "tend to be X", "are (so/too/more…) <trait>"
   { kind: 'explicit', score: 0.85, re: new RegExp(`${FILL}(?:are|is|'re|were|remain|seem|appear|tend to be|make|become)\\s+(?:${DEGREE}\\s+){0,3}?(?:${TRAIT_RE})\\b`, 'i') },
   { kind: 'explicit', score: 0.85, re: new RegExp(`${FILL}(?:are|is|'re|tend to|will|can|do|don't|do not|won't|cannot|can't)?\\s*${GENERIC_ADV}\\s+(?:\\w+\\s+){0,1}(?:${TRAIT_RE}|[a-z]+(?:s|ed)?\\b)`, 'i') },
@@ -62,11 +64,26 @@ const PREDICATES: { re: RegExp; kind: 'explicit' | 'benevolent' | 'ability' | 'p
   { kind: 'behaviour', score: 0.7, re: new RegExp(`${FILL}(?:complain|whine|nag|gossip|exaggerate|overreact|panic|steal|lie|cheat|scam|riot|drink too much|waste|slack off|freeload|mooch|bring (?:problems|trouble|crime|drama)|cause (?:problems|trouble|drama)|take advantage|play the (?:victim|race card|gender card)|get (?:emotional|hysterical|angry|aggressive|confused|lost)|go on (?:and on|about)|breed|overcrowd|litter|haggle|get offended|can't take|cannot take|refuse to (?:learn|adapt|change|work|integrate)|don't (?:want to )?(?:work|integrate|assimilate|pay|care|try|bother))\\b`, 'i') },
   // generic preferences: "women love to spend", "men only care about"
   { kind: 'behaviour', score: 0.65, re: new RegExp(`${FILL}(?:love to|loves to|love|hate|can't resist|cannot resist|are obsessed with|only care about|care more about|only want|just want|always want|prefer to)\\s+(?:to\\s+)?(?:spend|shop|shopping|gossip|talk|chat|complain|party|drink|fight|argue|haggle|bargain|save|sav|money|free|handouts|easy|simple|cute|pretty|sports|cars|gadgets|drama|attention|stability|security|fun)`, 'i') },
+  // comparative or habitual generalisations: "rarely match", "seldom take initiative"
+  { kind: 'behaviour', score: 0.75, re: new RegExp(`${FILL}(?:rarely|seldom|hardly ever|almost never|scarcely)\\s+[a-z]+`, 'i') },
+  // difficulty or inability phrased with modals: "may find it hard", "may not cope", "are unlikely to adapt"
+  { kind: 'ability', score: 0.75, re: new RegExp(`${FILL}(?:(?:may|might|will|would|could|can|do|does|often|usually|generally|typically|probably)\\s+)?(?:find it (?:hard|difficult|tough|challenging)|(?:may|might|will|would|could|can|do|does|probably)\\s*(?:not|n't)\\s+(?:be able to\\s+)?(?:cope|keep up|fit in|adapt|manage|handle|last|commit|integrate|understand|grasp|focus|give)|(?:are|is|'re)\\s+(?:\\w+\\s+)?unlikely to\\s+(?:adapt|cope|keep up|learn|fit|understand|manage|handle|grasp|succeed|last|stay|perform|commit|integrate|change))\\b`, 'i') },
+  // habitual evaluative behaviour: "carry poor money habits", "signal a lack of discipline", "bring a softer touch"
+  { kind: 'behaviour', score: 0.75, re: new RegExp(`${FILL}(?:carry|carries|bring|brings|show|shows|display|displays|signal|signals|indicate|indicates|betray|betrays)\\s+(?:a\\s+|an\\s+)?(?:lack of|poor|bad|weak|low|softer|gentler|natural|feminine|masculine|maternal|calming|nurturing|tougher|harder|special)\\b|${FILL}(?:drive a hard bargain|stick together|look after their own|keep to themselves|(?:do|does|perform|fare|cope)\\s+(?:much\\s+|far\\s+|a lot\\s+)?(?:better|worse|poorly|badly)\\b)|^(?:[\\s,]*[\\w'-]+){0,6}?[\\s,]+(?:makes?|making) (?:them|him|her) (?:ideal|perfect|natural|well suited|better suited|best suited|unsuitable|unfit|a poor fit|a natural fit|less suited|ill[- ]suited)\\b`, 'i') },
+  { kind: 'ability', score: 0.75, re: new RegExp(`${FILL}(?:are|is|'re)\\s+(?:[a-z]+ly\\s+)?(?:lovely|wonderful|brilliant|fantastic|marvellous|amazing|great|so good|naturals?) (?:with|at)\\b`, 'i') },
+  // comparative traits: "are less familiar with", "are usually less educated"
+  { kind: 'explicit', score: 0.8, re: new RegExp(`${FILL}(?:are|is|'re|seem|appear)\\s+(?:[a-z]+ly\\s+)?(?:much\\s+|far\\s+|a lot\\s+|a bit\\s+|slightly\\s+|generally\\s+|usually\\s+|often\\s+)?(?:less|more)\\s+(?:familiar|educated|capable|competent|careful|reliable|trustworthy|honest|motivated|ambitious|committed|loyal|emotional|aggressive|responsible|intelligent|skilled|productive|hard-?working|organi[sz]ed|disciplined|punctual|qualified|articulate|polished|presentable|professional|adaptable|flexible|creative|innovative|technical|logical|rational|sensitive|caring|nurturing|patient|dependable|trainable|teachable|risky|volatile|demanding|difficult|fragile|stable|mature|credible|confident|decisive|assertive|driven|dynamic|energetic|savvy|tech-savvy|sophisticated|cultured|refined|civili[sz]ed|premium)\\b`, 'i') },
+  // prescriptive placement: "should go to back-of-house roles", "should be kept away from clients"
+  { kind: 'prescriptive', score: 0.7, re: new RegExp(`${FILL}(?:should|must|ought to|are best|would be better)\\s+(?:be\\s+)?(?:go|placed|moved|kept|put|assigned|steered|limited|restricted|confined|routed|sent|stay|stick)\\s+(?:to|in|into|on|out|away|behind|at|toward|towards|with)\\b`, 'i') },
+  // differential treatment: "should go through additional document checks"
+  { kind: 'differential', score: 0.75, re: new RegExp(`${FILL}(?:should|must|will|need to|have to|ought to)\\s+(?:\\w+\\s+)?(?:go through|undergo|face|get|receive|be subject(?:ed)? to|pay|be charged|be asked for|provide)\\s+(?:\\w+\\s+)?(?:additional|extra|more|stricter|higher|closer|enhanced|further|tougher|special)\\s+(?:[\\w-]+\\s+){0,2}?(?:checks?|scrutiny|screening|vetting|verification|documents?|documentation|premiums?|deposits?|fees?|rates?|interest|supervision|monitoring|questions|security|references|guarantees?|collateral)\\b`, 'i') },
+  // the group as a liability: "would confuse our audience", "could slow service", "might put visitors off"
+  { kind: 'consequence', score: 0.7, re: new RegExp(`${FILL}(?:would|could|will|may|might)\\s+(?:\\w+\\s+)?(?:confuse|alienate|upset|offend|put (?:[\\w-]+\\s+){0,2}?off|scare|drive away|turn off|deter|make (?:[\\w-]+\\s+){0,3}?uncomfortable|hurt|damage|dilute|slow|disrupt|lower|cost|be (?:a\\s+)?(?:risk|liability|burden|problem|distraction))\\b`, 'i') },
 ];
 
 // Predicates that describe a structural situation or a right, not a trait: never a stereotype.
-const BENIGN = /^[\s,]*(?:(?:who|that)\s+\w+(?:\s+\w+){0,4}?\s+)?(?:are|is|were|remain|have been|continue to be|may be|can be)?\s*(?:often\s+|still\s+|significantly\s+|disproportionately\s+|historically\s+|more likely to be\s+|less likely to be\s+)*(?:eligible|entitled|welcome|welcomed|encouraged|invited|protected|covered|supported|underrepresented|under-represented|overrepresented|over-represented|excluded|overlooked|underpaid|paid less|underserved|denied|rejected|targeted|discriminated|marginali[sz]ed|affected|impacted|penali[sz]ed|harassed|screened out|passed over|at (?:higher|greater|increased|elevated|lower) risk|at risk|exposed|more exposed|vulnerable to|diagnosed|eligible|able to apply|free to|guaranteed|given equal|treated equally|treated fairly|invited to|asked to|required to|subject to|included|represented|served|offered)\b/i;
-const BENIGN_VERB = /^[\s,]*(?:(?:still|often|typically|generally|usually|historically|disproportionately|currently|now|also)\s+)?(?:face|faced|facing|experience|experienced|report|reported|receive|received|earn|earned|make up|made up|account for|accounted for|represent|represented|hold|held|comprise|have access|may request|can request|can apply|may apply|are encouraged|qualify|benefit)\b/i;
+const BENIGN = /^[\s,]*(?:(?:who|that)\s+\w+(?:\s+\w+){0,4}?\s+|(?:of|with|for|at|on|in|from)\s+(?:[\w'-]+\s+){1,3}?)?(?:are|is|were|remain|have been|continue to be|may be|can be)?\s*(?:often\s+|still\s+|significantly\s+|disproportionately\s+|historically\s+|more likely to be\s+|less likely to be\s+)*(?:eligible|entitled|welcome|welcomed|encouraged|invited|protected|covered|supported|underrepresented|under-represented|overrepresented|over-represented|excluded|overlooked|underpaid|paid less|underserved|denied|rejected|targeted|discriminated|marginali[sz]ed|affected|impacted|penali[sz]ed|harassed|screened out|passed over|at (?:higher|greater|increased|elevated|lower) risk|at risk|exposed|more exposed|vulnerable to|diagnosed|eligible|able to apply|free to|guaranteed|given equal|treated equally|treated fairly|invited to|asked to|required to|subject to|included|represented|served|offered)\b/i;
+const BENIGN_VERB = /^[\s,]*(?:(?:of|with|for|at|on|in|from)\s+(?:[\w'-]+\s+){1,3}?)?(?:(?:still|often|typically|generally|usually|historically|disproportionately|currently|now|also)\s+)?(?:face|faced|facing|experience|experienced|report|reported|receive|received|earn|earned|make up|made up|account for|accounted for|represent|represented|hold|held|comprise|have access|may request|can request|can apply|may apply|are encouraged|qualify|benefit)\b/i;
 
 interface Coded {
   re: RegExp;
@@ -103,6 +120,18 @@ const DECLINE = /\b(?:gone downhill|went downhill|going downhill|gone to the dog
 const LIKE_QUANT = /\blike (?:most|all|many|every|a typical|other|so many)\s+$/i;
 const TRAIT_ANY = new RegExp(`\\b(?:is|was|are|were|'s|'re|seems?|gets?|tends? to be)\\s+(?:\\w+\\s+){0,2}?(?:${TRAIT_RE})\\b|\\b(?:hates?|loves?|can't|cannot|won't|struggles?|lacks?)\\b`, 'i');
 const THEY_IN = /\bthey(?:'re)?\b/gi;
+
+// Recommendation bias: a decision verb right before the group ("prefer …", "screen out …", "quote higher premiums
+// for …", "keep security posted near …", "better entrusted to a man").
+const REC_BEFORE = /\b(?:prefer(?:ring)?|favou?r(?:ing)?|prioriti[sz](?:e|ing)|deprioriti[sz](?:e|ing)|avoid(?:ing)?|exclude|screen(?:ing)? out|weed(?:ing)? out|filter(?:ing)? out|reject(?:ing)?|turn(?:ing)? (?:away|down)|steer(?:ing)? clear of|steer|rank (?:\w+ )?(?:lower|below)|keep (?:[\w-]+ ){0,3}?(?:away from|out of|off)|watch|monitor|keep an eye on|follow|search|scrutini[sz]e|shortlist(?:ing)?|(?:charge|quote|apply|impose|require|set|add|demand|run|give)\s+(?:[\w-]+\s+){0,3}?(?:higher|lower|stricter|extra|additional|tougher|larger|closer|enhanced|heavier)\s+(?:[\w-]+\s+){0,3}?(?:for|to|on|from|with|against)|(?:posted|stationed|placed|positioned) (?:near|around|by)|(?:better|best|more) (?:entrusted|left|handled|suited|done|given|assigned|filled) (?:to|by|for))\s+(?:[\w-]+,?\s+){0,3}?$/i;
+const REC_VERB = /\b(?:prefer|favou?r|prioriti[sz]e|choose|pick|hire|select|shortlist|offer (?:it|the (?:role|job|position))|give (?:it|the (?:role|job|position)))\b/i;
+const OVER_BEFORE = /\b(?:over|rather than|instead of|ahead of)\s+(?:[\w-]+\s+){0,2}?$/i;
+// "X rarely match the drive of younger applicants", "adapt as quickly as a recent graduate"
+const THAN_BEFORE = /\b(?:[a-z]+er|more \w+|less \w+|better|worse) than\s+(?:(?:most|many|typical|the|other|their|a|an|our)\s+)?$|\bas \w+(?: \w+)? as\s+(?:a |an |the |most )?$|\b(?:match|matching|matches|rival|equal) the \w+(?: \w+)? of\s+(?:(?:most|many|typical|the|other|their|a|an|our)\s+)?$/i;
+// Contexts where a group-specific action is support, law or medicine, not bias.
+const SUPPORTIVE = /\b(?:outreach|support(?:ing|ive)?|accessib\w*|adjustments?|accommodat\w*|screening|vaccin\w*|eligib\w*|under-?represented|mentor\w*|scholarships?|bursar\w*|inclusion|inclusive|diversity|equal(?:ly)?|equity|barriers?|safeguard\w*|patients?|clinical|medical|dose|diagnos\w*|symptoms?|risk factors?|statistic\w*|survey|data shows?|census)\b/i;
+const MEDICAL = /\b(?:patients?|clinical|medical|screening|scan|dose|diagnos\w*|symptoms?|vaccin\w*|carrier|prevalen\w*|incidence)\b/i;
+const EXCLUSION_GERUND = /\b(?:ignoring|excluding|neglecting|failing to (?:serve|reach|hire|include)|losing|not serving|turning away|without)\s+(?:[\w-]+\s+){0,3}?$/i;
 
 const SUGGEST = 'Describe individuals by their own qualifications or behaviour instead of a group generalisation.';
 
@@ -165,6 +194,12 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
         if (LIKE_QUANT.test(before) && TRAIT_ANY.test(after)) {
           seen.add(key);
           findings.push(finding(text, m, Math.min(s.end, m.end + 120), 0.8, 'like-most generalisation'));
+        } else if (!SUPPORTIVE.test(s.text) && (REC_BEFORE.test(text.slice(Math.max(s.start, m.start - 70), m.start)) || (OVER_BEFORE.test(before) && REC_VERB.test(text.slice(s.start, m.start))))) {
+          seen.add(key);
+          findings.push(finding(text, m, Math.min(s.end, m.end + 80), 0.7, 'recommendation that treats the group differently'));
+        } else if (THAN_BEFORE.test(text.slice(Math.max(s.start, m.start - 60), m.start)) && !/\d|%/.test(s.text) && !SUPPORTIVE.test(s.text) && !/\b(?:common|prevalent|risk|likely to be diagnosed)\b/i.test(s.text)) {
+          seen.add(key);
+          findings.push(finding(text, m, Math.min(s.end, m.end + 60), 0.7, 'comparison that ranks groups'));
         } else if (DECLINE.test(s.text) && !/\b(?:ag(?:e|ing) population|population|numbers?|share|rates?|enrol+ment|participation|births?|costs?|prices?|revenue|sales|demand)\b.{0,30}\bdeclin/i.test(s.text)) {
           seen.add(key);
           findings.push(finding(text, m, s.end, 0.7, 'decline attributed to a group'));
@@ -181,6 +216,8 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
         if (!att && m.quantified && QUANTIFIED_VERB.test(joined) && !BENIGN.test(joined) && !BENIGN_VERB.test(joined) && !/^[\s,]*(?:are|is|were|will be|can be|must be|should be|may be)\s+(?:\w+ed|\w+en|given|able|eligible|welcome|required|expected|entitled|invited|encouraged)\b/i.test(joined)) att = { kind: 'quantified', score: 0.75 };
         if (!att) continue;
         if (m.specific && att.kind !== 'explicit') continue;
+        if ((att.kind === 'differential' || att.kind === 'prescriptive' || att.kind === 'consequence') && MEDICAL.test(s.text)) continue;
+        if (att.kind === 'consequence' && EXCLUSION_GERUND.test(text.slice(Math.max(s.start, m.start - 40), m.start))) continue;
         // "Men and women are equally…" — comparison that asserts equality
         if (/\b(?:equally|both|alike|the same|as capable as|as good as|no (?:less|more|different))\b/i.test(rest.slice(0, 80))) continue;
         const key = `${m.axis}:${s.index}`;

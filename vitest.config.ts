@@ -26,10 +26,10 @@ export default defineConfig({
         },
       },
       {
+        // These files start their own stacks (they restart Pub/Sub mid-run), so no shared globalSetup.
         test: {
           name: 'reliability',
           include: ['test/reliability/**/*.test.ts'],
-          globalSetup: ['test/support/stack-setup.ts'],
           fileParallelism: false,
           testTimeout: 900_000,
           hookTimeout: 240_000,

@@ -19,6 +19,11 @@ export function graphqlHttpHandler(yoga: (req: Request, res: Response) => unknow
       res.status(400).json({ errors: [{ message: parseError, extensions: { code: 'VALIDATION_FAILED' } }] });
       return;
     }
+    // GraphQL over HTTP takes a JSON body; yoga would answer anything else with an empty 415.
+    if (req.method === 'POST' && (req.body === null || typeof req.body !== 'object' || Buffer.isBuffer(req.body))) {
+      res.status(415).json({ errors: [{ message: 'send the request as Content-Type: application/json', extensions: { code: 'VALIDATION_FAILED' } }] });
+      return;
+    }
     return yoga(req, res);
   };
 }

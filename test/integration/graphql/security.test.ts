@@ -288,6 +288,9 @@ describe('functions-framework wiring', () => {
       const badJson = await fetch(base + '/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{"query":' });
       expect(badJson.status).toBe(400);
       expect(((await badJson.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('VALIDATION_FAILED');
+      const plain = await fetch(base + '/graphql', { method: 'POST', headers: { 'content-type': 'text/plain', authorization: `Bearer ${token}` }, body: '{ me { tenantId } }' });
+      expect(plain.status).toBe(415);
+      expect(((await plain.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('VALIDATION_FAILED');
       const elsewhere = await fetch(base + '/admin', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       expect(elsewhere.status).toBe(404);
       expect(((await elsewhere.json()) as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe('NOT_FOUND');

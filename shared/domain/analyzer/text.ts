@@ -95,6 +95,8 @@ const META_CUE = new RegExp(
     String.raw`\bcontrary to\b`,
     String.raw`\b(?:illegal|unlawful|prohibited|not permitted|not allowed|discriminatory)\b`,
     String.raw`\b(?:protected (?:characteristic|class|attribute|group)s?)\b`,
+    String.raw`\b(?:are|is|were|have been) (?:\w+ )?(?:excluded|not used|never used|removed|prohibited|not permitted|left out) (?:as|from)\b`,
+    String.raw`\bunder (?:the )?(?:[\w-]+\s+){0,4}?(?:regulations?|act|law|directive|legislation)\b|\bby law\b|\blegally (?:required|obliged|prohibited|bound)\b|\b(?:minimum|legal) (?:working |drinking )?age\b`,
   ].join('|'),
   'i',
 );

@@ -164,8 +164,9 @@ export function defaultGenderFindings(doc: PreparedText): Finding[] {
     if (GENDER_WORD.test(m[0])) continue;
     const windowEnd = Math.min(text.length, roleEnd + 220);
     const win = text.slice(roleEnd, windowEnd);
-    // stop at the end of the next sentence
-    const stop = win.search(/[.!?]\s+[A-Z][^.!?]*[.!?]/);
+    // stop at the end of the next sentence (the role's own sentence, then one more)
+    const ends = [...win.matchAll(/[.!?](?=\s|$)/g)];
+    const stop = ends[1]?.index ?? -1;
     const scope = stop >= 0 ? win.slice(0, stop + 1) : win;
     PRONOUN_RE.lastIndex = 0;
     const p = PRONOUN_RE.exec(scope);
@@ -175,6 +176,11 @@ export function defaultGenderFindings(doc: PreparedText): Finding[] {
     const between = text.slice(m.index, pStart);
     // a name, a gendered word or an inclusive "he or she" means the gender is known or not assumed
     if (GENDER_WORD.test(between)) continue;
+    // the role describes a known person ("Karen worked as our office manager", "she is a nurse")
+    if (/\b(?:as|is|was|became|become|been|being|'s)\s+$/i.test(text.slice(Math.max(0, m.index - 12), m.index))) continue;
+    // the same pronoun already refers to someone introduced before the role ("Priya … she mentors new analysts; she …")
+    const masc0 = /^(?:he|him|his|himself)$/i.test(p[1]!);
+    if ((masc0 ? /\b(?:he|him|his|himself)\b/i : /\b(?:she|her|hers|herself)\b/i).test(text.slice(Math.max(0, m.index - 200), m.index))) continue;
     if (hasName(between)) continue;
     if (/\b(?:he|she|his|her|him)\s*(?:or|\/)\s*(?:she|he|her|his|him)\b|\bs\/he\b/i.test(text.slice(pStart - 8, pStart + 12))) continue;
     if (insideQuote(doc.quotes, m.index, pStart)) continue;

@@ -26,6 +26,9 @@ const DEHUMANISE = /\b(?:are|is|like|as|bunch of|pack of|swarm of|horde of|plagu
 const EXCLUSION = /\b(?:should|must|need to|ought to|deserve to|have to|needs to)\s+(?:all\s+)?(?:be\s+)?(?:deported|banned|locked up|eliminated|exterminated|removed|sterili[sz]ed|shot|kicked out|thrown out|wiped out|rounded up|put down|gassed|hanged|beaten|punished|segregated|expelled|got rid of|gotten rid of)\b|\bgo back (?:to|where) (?:your|their|they|you) (?:own )?(?:country|came from|belong)\b|\bget rid of (?:all )?(?:the |those |these )?(?:\w+ )?(?:people|immigrants|foreigners|women|gays|muslims|jews|blacks|them)\b|\b(?:i|we)\s+(?:hate|despise|can't stand|cannot stand|loathe)\s+(?:all\s+)?(?:the\s+|those\s+|these\s+)?\w+/i;
 const HOSTILE_TO_YOU = /\b(?:you(?:'re| are)|you|ur|what an?|such an?|total|complete|absolute|bunch of|these|those|they(?:'re| are)|he(?:'s| is)|she(?:'s| is)|customers are|users are|clients are|people are|applicants are|employees are)\s+(?:(?:a|an|such|so|really|total|complete|absolute|fucking|bloody|damn|just|all)\s+){0,3}(?:INSULT)\b|\bshut up\b|\b(?:fuck|screw|damn) (?:you|them|off|these|those)\b|\bkill yourself\b|\bkys\b/i;
 
+// Demeaning remarks phrased politely ("to put it kindly, not the sharpest", "people like her are the reason…").
+const POLITE_DEMEAN = /\bnot (?:exactly |really |quite )?the (?:sharpest|brightest|smartest|cleverest)\b|\b(?:a few|one|two) (?:sandwiches|fries|cards|bricks|beers) short\b|\bnot (?:exactly |very |all that |particularly |terribly |too )(?:bright|smart|clever|sharp)\b|\bwast(?:e|ing) (?:[\w-]+ ){0,3}?on (?:them|those people|these people|people like (?:them|that|her|him))\b|\bpeople like (?:her|him|you|them|that|this) are (?:the reason|the problem|why|what(?:'s| is) wrong)\b|\b(?:are|is) (?:a |an |just |nothing but )?(?:drag on|burden on|waste of (?:space|time|oxygen|resources)|dead ?weight|deadwood|dinosaurs?|lost causes?)\b|\bbabysit (?:them|these|those|people|him|her)\b/i;
+
 const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');
 const INSULT_ALT = INSULTS.map(escape).join('|');
 const HOSTILE_RE = new RegExp(HOSTILE_TO_YOU.source.replace('INSULT', INSULT_ALT), 'i');
@@ -62,6 +65,11 @@ export function detectToxicity(doc: PreparedText): Finding[] {
     if (e && e.index !== undefined && (axes.length > 0 || PEOPLE_NEAR.test(s.text))) {
       const st = s.start + e.index;
       if (!insideQuote(quotes, st, st + e[0].length)) push(st, st + e[0].length, 0.9, 'Hostility or a call to exclude or harm people.', types([]));
+    }
+    const pd = s.text.match(POLITE_DEMEAN);
+    if (pd && pd.index !== undefined && (axes.length > 0 || PEOPLE_NEAR.test(s.text))) {
+      const st = s.start + pd.index;
+      if (!insideQuote(quotes, st, st + pd[0].length)) push(st, st + pd[0].length, 0.75, 'Demeaning remark about people, politely phrased.', types([]));
     }
     const h = s.text.match(HOSTILE_RE);
     if (h && h.index !== undefined) {

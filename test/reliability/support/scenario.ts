@@ -2,6 +2,7 @@
 // interactions through the running stack over HTTP and Pub/Sub, duplicate deliveries, shuffled concurrent senders,
 // ~10% analyzer faults that recover and a few that never do, one Pub/Sub emulator crash mid-run; then it waits for
 // the system to go quiet and counts. See docs/RELIABILITY.md and docs/decisions/061-pubsub-only-restart.md.
+import { mulberry32 } from '../../../shared/domain/random';
 import { Firestore } from '@google-cloud/firestore';
 import { PubSub, type Message, type Subscription } from '@google-cloud/pubsub';
 import { readFileSync } from 'node:fs';
@@ -81,16 +82,6 @@ export interface ScenarioFigures {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const RESPONSES = [
   'Women are naturally worse at engineering, so hire a young, energetic salesman instead.',
@@ -146,7 +137,7 @@ class Observer {
 export async function runScenario(stack: RunningStack, opts: ScenarioOptions): Promise<ScenarioFigures> {
   const say = opts.log ?? ((l: string) => console.log(l));
   const n = opts.interactions;
-  const rand = prng(opts.seed ?? 6);
+  const rand = mulberry32(opts.seed ?? 6);
   const config = loadConfig(stack.env);
   const tenants = Array.from({ length: opts.tenants ?? 3 }, () => uniqueTenant('rel'));
   const tokens = new Map(await Promise.all(tenants.map(async (t) => [t, await mintDevToken(config, { tenantId: t, role: 'service' })] as const)));

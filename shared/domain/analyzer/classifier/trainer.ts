@@ -1,6 +1,7 @@
 // Deterministic, seeded trainer for the linear model: AdaGrad SGD on a weighted mix of pointwise
 // logistic loss (text -> biased?) and pairwise logistic loss (more-biased text should score higher than
 // its minimally different less-biased twin), with L2 applied to the touched weights. Pure: no I/O.
+import { mulberry32 as rng } from '../../random';
 import type { Features } from './features';
 
 export interface PointExample { x: Features; y: 0 | 1; weight: number }
@@ -14,17 +15,7 @@ export interface TrainOptions {
   seed: number;
 }
 
-/** mulberry32: small seeded PRNG, identical on every platform. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+
 
 export function shuffleInPlace<T>(xs: T[], rand: () => number): T[] {
   for (let i = xs.length - 1; i > 0; i--) {

@@ -152,11 +152,12 @@ export const PERSON_NOUNS = new Set(
     'neighbors immigrants speakers jobseekers seekers professionals talent vendors suppliers contractors businesses firms policyholders claimants ' +
     'travellers travelers passengers voters citizens youth teens teenagers mothers fathers moms dads wives husbands veterans seniors retirees learners ' +
     'pupils athletes programmers salespeople agents officers teachers labourers laborers staff hiring graduates nationals americans couples drivers ' +
+    'manager engineer developer nurse doctor driver teacher supervisor agent officer director executive lead analyst consultant representative rep assistant receptionist cashier technician mechanic programmer designer salesperson ' +
     'neighbourhoods neighborhoods areas applicants trainees interns caregivers physicians lawyers analysts mechanics accountants leads reps representatives recipients consultants shoppers guests callers readers viewers audiences buyers sellers investors'
   ).split(/\s+/),
 );
 // Words allowed between a descriptor and its noun ("older female job candidates").
-const FILLERS = new Set(['job', 'new', 'prospective', 'potential', 'qualified', 'local', 'young', 'male', 'female', 'loan', 'mortgage', 'rental', 'senior', 'junior', 'entry', 'level', 'first', 'time', 'low', 'high', 'income', 'owned', 'led', 'speaking', 'born', 'team', 'career', 'working', 'insurance', 'trained', 'educated', 'raised', 'background', 'origin', 'heritage', 'descent']);
+const FILLERS = new Set(['job', 'new', 'prospective', 'potential', 'qualified', 'local', 'young', 'male', 'female', 'loan', 'mortgage', 'rental', 'senior', 'junior', 'entry', 'level', 'first', 'time', 'low', 'high', 'income', 'owned', 'led', 'speaking', 'born', 'team', 'career', 'working', 'insurance', 'account', 'sales', 'support', 'project', 'product', 'software', 'trained', 'educated', 'raised', 'background', 'origin', 'heritage', 'descent']);
 
 const SPECIFIC_DET = /\b(?:these|those|this|that|our|my|your|his|her|their|its|two|three|four|five|six|seven|eight|nine|ten|several|some|a few|few|both|each|one|certain|particular|specific|\d+)\s+(?:\w+\s+){0,2}$/i;
 const QUANT = /\b(?:all|most|every|typical(?:ly)?|any|almost all|virtually all|nearly all|like most|like all|as a rule|by nature|as a group)\s+(?:\w+\s+){0,2}$/i;
@@ -193,6 +194,7 @@ const FROM_PLACE = new RegExp(
 const WITH_CONDITION = /\b(?:people|persons|individuals|patients|employees|workers|students|children|kids|adults|applicants|candidates|customers|tenants|those|anyone|someone|staff|callers|borrowers)\s+(?:with|who have|who has|living with|suffering from)\s+(?:a |an )?(?:(?:history|record|diagnosis) of\s+)?(?:\w+\s+)?(?:disabilit(?:y|ies)|impairments?|autism|adhd|dyslexia|dementia|mental (?:health (?:conditions?|issues|problems)|illness(?:es)?)|depression|anxiety|schizophrenia|bipolar(?: disorder)?|epilepsy|diabetes|hiv|chronic (?:illness(?:es)?|conditions?|pain)|learning (?:difficulties|disabilities)|special needs|down syndrome|cerebral palsy|ptsd|a stutter|hearing loss|sight loss|low vision|mobility issues|health conditions?)\b/gi;
 const ON_BENEFITS = /\b(?:pupils|students|children|kids|families|people|tenants|applicants|claimants|households|borrowers|customers|those|anyone|parents|residents)\s+(?:on|receiving|claiming|eligible for|entitled to|who (?:receive|claim|are on|get|rely on))\s+(?:free school meals|housing benefits?|benefits|welfare|universal credit|food stamps|medicaid|section 8|income support|social assistance|housing assistance|jobseeker'?s allowance)\b|\b(?:applicants?|candidates?|people|tenants?|borrowers?|kids|children|students?|pupils|those|anyone|someone|workers?)\s+(?:who (?:grew up|were raised|live|lived)|raised|brought up|growing up)\s+(?:on|in)\s+(?:a |the )?(?:council (?:estates?|housing|flats?)|housing (?:estates?|projects?)|the projects|trailer parks?|social housing|deprived (?:areas?|estates?)|poor (?:areas?|neighbou?rhoods?)|the inner city|inner[- ]city (?:areas?|neighbou?rhoods?)|rough (?:areas?|estates?|neighbou?rhoods?))\b/gi;
 const WEARS = /\b(?:applicants?|candidates?|people|staff|employees|women|men|workers|students?|pupils|those|anyone|someone|customers)\s+(?:who (?:wear|wears)|wearing|in)\s+(?:a |an )?(?:religious\s+)?(?:head ?scarves|headscarf|hijabs?|turbans?|kippahs?|yarmulkes?|head ?coverings?|niqabs?|burqas?|veils?)\b/gi;
+const LOOKS = /\b(?:people|persons|candidates|applicants|staff|employees|workers|customers|clients|women|men|those|anyone|someone)\s+(?:carrying (?:extra|excess|a bit of extra|some extra) (?:weight|pounds)|who are (?:overweight|obese|heavier|larger|heavy-set|short|bald)|with (?:a )?(?:larger|bigger|heavier|fuller) (?:build|body|bodies|frames?|figures?)|with (?:visible )?(?:tattoos|piercings))\b/gi;
 const FROM_AREA = /\b(?:applicants?|candidates?|people|tenants?|borrowers?|customers?|families|households|residents|kids|students?|those|anyone|workers?)\s+(?:from|in|living in|who live in)\s+(?:poor|low[- ]income|rough|bad|inner[- ]city|urban|rural|certain|those|immigrant|minority|deprived|working[- ]class|the wrong|sketchy|high[- ]crime|ethnic)\s+(?:areas?|neighbou?rhoods?|zip ?codes?|postcodes?|postal codes?|communities|backgrounds?|estates|districts?|parts of town|suburbs)\b/gi;
 
 /** All group mentions in `text` (offsets into text). `base` shifts offsets when scanning a sentence. */
@@ -244,7 +246,7 @@ export function findGroupMentions(text: string, base = 0): GroupMention[] {
       i = endTok;
     }
   }
-  for (const re of [AGE_NUMERIC, FROM_PLACE, FROM_AREA, ON_BENEFITS, WITH_CONDITION, WEARS]) {
+  for (const re of [AGE_NUMERIC, FROM_PLACE, FROM_AREA, ON_BENEFITS, WITH_CONDITION, WEARS, LOOKS]) {
     re.lastIndex = 0;
     for (const m of text.matchAll(re)) {
       const start = m.index;
@@ -253,11 +255,11 @@ export function findGroupMentions(text: string, base = 0): GroupMention[] {
         // a longer pattern replaces overlapping word-level mentions
         for (let k = out.length - 1; k >= 0; k--) if (out[k]!.start - base < end && start < out[k]!.end - base) out.splice(k, 1);
       }
-      const axis: Axis = re === WEARS ? 'religion' : re === AGE_NUMERIC ? 'age' : re === FROM_PLACE ? 'nationality' : re === WITH_CONDITION ? 'disability' : 'socioeconomic';
+      const axis: Axis = re === LOOKS ? 'appearance' : re === WEARS ? 'religion' : re === AGE_NUMERIC ? 'age' : re === FROM_PLACE ? 'nationality' : re === WITH_CONDITION ? 'disability' : 'socioeconomic';
       const n = Number(m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? 0);
       // a "35-year-old" names no age group: only clearly younger or older ages count
       if (re === AGE_NUMERIC && /year[- ]old/i.test(m[0]) && n >= 30 && n < 45) continue;
-      const group = re === AGE_NUMERIC ? (/under|below|younger|under[- ]\d/i.test(m[0]) || (n > 0 && n < 40) || /twenties|thirties/i.test(m[0]) ? 'age:younger' : 'age:older') : re === FROM_PLACE ? 'nationality:foreign' : re === WITH_CONDITION ? 'disability:any' : re === WEARS ? 'religion:visible' : 'ses:poor';
+      const group = re === AGE_NUMERIC ? (/under|below|younger|under[- ]\d/i.test(m[0]) || (n > 0 && n < 40) || /twenties|thirties/i.test(m[0]) ? 'age:younger' : 'age:older') : re === FROM_PLACE ? 'nationality:foreign' : re === WITH_CONDITION ? 'disability:any' : re === WEARS ? 'religion:visible' : re === LOOKS ? 'appearance:looks' : 'ses:poor';
       const before = text.slice(Math.max(0, start - 40), start);
       out.push({ start: base + start, end: base + end, text: m[0], axis, group, specific: /\b(?:these|those|our|two|three|several|some|\d+)\s+$/i.test(before), quantified: QUANT.test(before) });
     }

@@ -67,7 +67,7 @@ const PREDICATES: { re: RegExp; kind: 'explicit' | 'benevolent' | 'ability' | 'p
   // comparative or habitual generalisations: "rarely match", "seldom take initiative"
   { kind: 'behaviour', score: 0.75, re: new RegExp(`${FILL}(?:rarely|seldom|hardly ever|almost never|scarcely)\\s+[a-z]+`, 'i') },
   // difficulty or inability phrased with modals: "may find it hard", "may not cope", "are unlikely to adapt"
-  { kind: 'ability', score: 0.75, re: new RegExp(`${FILL}(?:(?:may|might|will|would|could|can|do|does|often|usually|generally|typically|probably)\\s+)?(?:find it (?:hard|difficult|tough|challenging)|(?:may|might|will|would|could|can|do|does|probably)\\s*(?:not|n't)\\s+(?:be able to\\s+)?(?:cope|keep up|fit in|adapt|manage|handle|last|commit|integrate|understand|grasp|focus|give)|(?:are|is|'re)\\s+(?:\\w+\\s+)?unlikely to\\s+(?:adapt|cope|keep up|learn|fit|understand|manage|handle|grasp|succeed|last|stay|perform|commit|integrate|change))\\b`, 'i') },
+  { kind: 'ability', score: 0.75, re: new RegExp(`${FILL}(?:(?:may|might|will|would|could|can|do|does|often|usually|generally|typically|probably)\\s+)?(?:find it (?:hard|difficult|tough|challenging)|(?:may|might|will|would|could|can|do|does|probably)\\s*(?:not|n't)\\s+(?:be able to\\s+)?(?:cope|keep up|fit in|adapt|manage|handle|last|commit|integrate|understand|grasp|focus|give|click|gel|mesh|get on|get along|connect|relate|inspire|lead)|(?:are|is|'re)\\s+(?:\\w+\\s+)?unlikely to\\s+(?!be\\b)[a-z]+)\\b`, 'i') },
   // habitual evaluative behaviour: "carry poor money habits", "signal a lack of discipline", "bring a softer touch"
   { kind: 'behaviour', score: 0.75, re: new RegExp(`${FILL}(?:carry|carries|bring|brings|show|shows|display|displays|signal|signals|indicate|indicates|betray|betrays)\\s+(?:a\\s+|an\\s+)?(?:lack of|poor|bad|weak|low|softer|gentler|natural|feminine|masculine|maternal|calming|nurturing|tougher|harder|special)\\b|${FILL}(?:drive a hard bargain|stick together|look after their own|keep to themselves|(?:do|does|perform|fare|cope)\\s+(?:much\\s+|far\\s+|a lot\\s+)?(?:better|worse|poorly|badly)\\b)|^(?:[\\s,]*[\\w'-]+){0,6}?[\\s,]+(?:makes?|making) (?:them|him|her) (?:ideal|perfect|natural|well suited|better suited|best suited|unsuitable|unfit|a poor fit|a natural fit|less suited|ill[- ]suited)\\b`, 'i') },
   { kind: 'ability', score: 0.75, re: new RegExp(`${FILL}(?:are|is|'re)\\s+(?:[a-z]+ly\\s+)?(?:lovely|wonderful|brilliant|fantastic|marvellous|amazing|great|so good|naturals?) (?:with|at)\\b`, 'i') },
@@ -130,7 +130,7 @@ const REC_BEFORE = /\b(?:prefer(?:ring)?|favou?r(?:ing)?|prioriti[sz](?:e|ing)|d
 const REC_VERB = /\b(?:prefer|favou?r|prioriti[sz]e|choose|pick|hire|select|shortlist|offer (?:it|the (?:role|job|position))|give (?:it|the (?:role|job|position)))\b/i;
 const OVER_BEFORE = /\b(?:over|rather than|instead of|ahead of)\s+(?:[\w-]+\s+){0,2}?$/i;
 // "X rarely match the drive of younger applicants", "adapt as quickly as a recent graduate"
-const THAN_BEFORE = /\b(?:[a-z]+er|more \w+|less \w+|better|worse) than\s+(?:(?:most|many|typical|the|other|their|a|an|our)\s+)?$|\bas \w+(?: \w+)? as\s+(?:a |an |the |most )?$|\b(?:match|matching|matches|rival|equal) the \w+(?: \w+)? of\s+(?:(?:most|many|typical|the|other|their|a|an|our)\s+)?$/i;
+const THAN_BEFORE = /\b(?:more|less) (?:seriously|credibl[ey]|readily|easily|convincing(?:ly)?|persuasive(?:ly)?) (?:from|coming from|by|to)\s+(?:a |an |the )?(?:\w+\s+)?$|\b(?:[a-z]+er|more \w+|less \w+|better|worse) than\s+(?:(?:most|many|typical|the|other|their|a|an|our)\s+)?$|\bas \w+(?: \w+)? as\s+(?:a |an |the |most )?$|\b(?:match|matching|matches|rival|equal) the \w+(?: \w+)? of\s+(?:(?:most|many|typical|the|other|their|a|an|our)\s+)?$/i;
 // Contexts where a group-specific action is support, law or medicine, not bias.
 const SUPPORTIVE = /\b(?:outreach|support(?:ing|ive)?|accessib\w*|adjustments?|accommodat\w*|screening|vaccin\w*|eligib\w*|under-?represented|mentor\w*|scholarships?|bursar\w*|inclusion|inclusive|diversity|equal(?:ly)?|equity|barriers?|safeguard\w*|patients?|clinical|medical|dose|diagnos\w*|symptoms?|risk factors?|statistic\w*|survey|data shows?|census)\b/i;
 const MEDICAL = /\b(?:patients?|clinical|medical|screening|scan|dose|diagnos\w*|symptoms?|vaccin\w*|carrier|prevalen\w*|incidence)\b/i;
@@ -216,6 +216,11 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
         // a following group joined by "and"/"or" shares the predicate ("Men and women are…" is compared later)
         const joined = rest.match(/^\s*(?:,|and|or|&)\s/) ? '' : rest;
         let att = attribution(joined);
+        if (!att) {
+          // a coordinated second predicate of the same subject ("are pleasant on the phone but generally lack …")
+          const co = joined.match(/^[^,;.]{0,60}?\b(?:but|and|yet|though|although)\s+(?=(?:also|often|usually|generally|typically|still|tend|rarely|seldom|lack|can't|cannot|struggle|are|is|may|might|will|would|don't|do not)\b)/i);
+          if (co) att = attribution(joined.slice(co[0].length));
+        }
         if (!att && m.quantified && QUANTIFIED_VERB.test(joined) && !BENIGN.test(joined) && !BENIGN_VERB.test(joined) && !/^[\s,]*(?:are|is|were|will be|can be|must be|should be|may be)\s+(?:\w+ed|\w+en|given|able|eligible|welcome|required|expected|entitled|invited|encouraged)\b/i.test(joined)) att = { kind: 'quantified', score: 0.75 };
         if (!att) continue;
         if (m.specific && att.kind !== 'explicit') continue;

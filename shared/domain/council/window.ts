@@ -49,17 +49,25 @@ export const sinceMs = (q: WindowQuery) => (q.days === null ? null : q.now.getTi
 
 export function windowStatsFromRecords(rows: readonly MetricRow[], q: WindowQuery): WindowStats {
   const since = sinceMs(q);
-  const filtered = rows
-    .map((r) => ({ r, ms: Date.parse(r.timestamp) }))
-    .filter(
-      ({ r, ms }) =>
-        (q.tenantId === null || r.tenant_id === q.tenantId) &&
-        (since === null || ms >= since) &&
-        (q.modelId === null || r.model_id === q.modelId) &&
-        (q.configVersion === null || r.council_config_version === q.configVersion),
-    );
+  // Records of one session share a handful of timestamps: parse each distinct string once.
+  const parsed = new Map<string, number>();
+  const msOf = (t: string) => {
+    let ms = parsed.get(t);
+    if (ms === undefined) parsed.set(t, (ms = Date.parse(t)));
+    return ms;
+  };
+  const filtered: { r: MetricRow; ms: number }[] = [];
   const firstSeen = new Map<string, number>();
-  for (const { r, ms } of filtered) firstSeen.set(r.session_id, Math.min(firstSeen.get(r.session_id) ?? Infinity, ms));
+  for (const r of rows) {
+    if (q.tenantId !== null && r.tenant_id !== q.tenantId) continue;
+    if (q.modelId !== null && r.model_id !== q.modelId) continue;
+    if (q.configVersion !== null && r.council_config_version !== q.configVersion) continue;
+    const ms = msOf(r.timestamp);
+    if (since !== null && ms < since) continue;
+    filtered.push({ r, ms });
+    const seen = firstSeen.get(r.session_id);
+    if (seen === undefined || ms < seen) firstSeen.set(r.session_id, ms);
+  }
   let keep: Set<string> | null = null;
   if (q.maxSessions !== null) {
     const ranked = [...firstSeen.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0));

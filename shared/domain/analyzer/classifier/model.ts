@@ -37,18 +37,7 @@ export function dot(w: ArrayLike<number>, f: Features): number {
 
 /** Streaming scorer: sums signed weights per block without materialising the feature vector. */
 export function logit(model: LinearModel, text: string): number {
-  const sums = [0, 0, 0, 0, 0];
-  const counts = [0, 0, 0, 0, 0];
-  const mask = (1 << model.features.hashBits) - 1;
-  const w = model.w;
-  walkFeatures(text, model.features, (b, h) => {
-    const x = w[h & mask]!;
-    sums[b] = sums[b]! + (h & 0x80000000 ? -x : x);
-    counts[b] = counts[b]! + 1;
-  });
-  let z = 0;
-  for (let b = 0; b < 5; b++) if (counts[b]) z += sums[b]! * blockValue(model.features, b as Block, counts[b]!);
-  return model.bias + z * model.scale;
+  return logitOfSums(model, blockSums(model, text));
 }
 
 /** Per-block signed weight sums and feature counts of a text; additive over texts whose sentences do not

@@ -12,9 +12,6 @@ export interface WiringOptions {
   projectId: string;
   host?: string;
   maxDeliveryAttempts?: number;
-  /** Emulator-friendly backoff so retries and dead-lettering are observable in seconds. */
-  minBackoffSeconds?: number;
-  maxBackoffSeconds?: number;
   /** Added to every function port (test stacks beside `npm start`). */
   portOffset?: number;
 }
@@ -43,10 +40,8 @@ export async function wirePubSub(opts: WiringOptions): Promise<{ topics: string[
       // Local handlers answer in milliseconds; a short deadline redelivers a push that hung without waiting a minute.
       ackDeadlineSeconds: 20,
       deadLetterPolicy: { deadLetterTopic: dlq.name, maxDeliveryAttempts: opts.maxDeliveryAttempts ?? 5 },
-      retryPolicy: {
-        minimumBackoff: { seconds: opts.minBackoffSeconds ?? 1 },
-        maximumBackoff: { seconds: opts.maxBackoffSeconds ?? 10 },
-      },
+      // No retryPolicy here, unlike production (terraform/modules/functions): the emulator stops redelivering a
+      // nacked push for good once a backoff is set, and so never dead-letters it (decision 062).
     });
   }
   for (const topic of OUTBOUND_TOPICS) await ensureSub(topic, `${topic}-tap`, { messageRetentionDuration: { seconds: 86400 } });

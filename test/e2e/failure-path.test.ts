@@ -1,7 +1,6 @@
 // Acceptance (issue: foundation): analyzer faults never lose or block an audit.
-// This file runs its own small stack: on a stack that has just carried a few hundred messages, the Pub/Sub
-// emulator stops redelivering a repeatedly failing push after its second attempt and never dead-letters it
-// (docs/RELIABILITY.md), which would test the emulator rather than our failure path.
+// It runs its own small stack (audit-write and the worker only, no sweeper), so every retry seen here is Pub/Sub
+// redelivery and the dead letter comes from the subscription's policy (local subscriptions: decision 062).
 import { Firestore } from '@google-cloud/firestore';
 import { PubSub } from '@google-cloud/pubsub';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -24,7 +24,8 @@ export interface FunctionTarget {
   source: string;
   /** Exported entry point registered with functions-framework. */
   entryPoint: string;
-  signature: 'http' | 'cloudevent';
+  /** Every function is an HTTP function: consumers are Pub/Sub push endpoints that read the envelope themselves. */
+  signature: 'http';
   /** Fixed local port under `npm start`. */
   port: number;
   /** Pub/Sub topic this consumer is subscribed to. */
@@ -33,15 +34,15 @@ export interface FunctionTarget {
 
 export const FUNCTIONS: readonly FunctionTarget[] = [
   { name: 'audit-write-http', source: 'audit-write', entryPoint: 'auditWriteHttp', signature: 'http', port: 8081 },
-  { name: 'audit-write-consumer', source: 'audit-write', entryPoint: 'auditWriteConsumer', signature: 'cloudevent', port: 8091, trigger: TOPICS.llmInteractions },
+  { name: 'audit-write-consumer', source: 'audit-write', entryPoint: 'auditWriteConsumer', signature: 'http', port: 8091, trigger: TOPICS.llmInteractions },
   { name: 'analyze-bias-http', source: 'analyze-bias', entryPoint: 'analyzeBiasHttp', signature: 'http', port: 8082 },
-  { name: 'analyze-bias-worker', source: 'analyze-bias', entryPoint: 'analyzeBiasWorker', signature: 'cloudevent', port: 8092, trigger: TOPICS.analysisRequests },
-  { name: 'analysis-sweeper', source: 'analyze-bias', entryPoint: 'analysisSweeper', signature: 'cloudevent', port: 8093, trigger: TOPICS.analysisSweepTicks },
+  { name: 'analyze-bias-worker', source: 'analyze-bias', entryPoint: 'analyzeBiasWorker', signature: 'http', port: 8092, trigger: TOPICS.analysisRequests },
+  { name: 'analysis-sweeper', source: 'analyze-bias', entryPoint: 'analysisSweeper', signature: 'http', port: 8093, trigger: TOPICS.analysisSweepTicks },
   { name: 'graphql', source: 'graphql', entryPoint: 'graphql', signature: 'http', port: 8083 },
   { name: 'council-audit-http', source: 'council-audit', entryPoint: 'councilAuditHttp', signature: 'http', port: 8084 },
-  { name: 'council-audit-consumer', source: 'council-audit', entryPoint: 'councilAuditConsumer', signature: 'cloudevent', port: 8094, trigger: TOPICS.councilSessions },
-  { name: 'retention', source: 'retention', entryPoint: 'retentionJob', signature: 'cloudevent', port: 8095, trigger: TOPICS.retentionTicks },
-  { name: 'aggregate', source: 'aggregate', entryPoint: 'aggregateJob', signature: 'cloudevent', port: 8096, trigger: TOPICS.aggregateTicks },
+  { name: 'council-audit-consumer', source: 'council-audit', entryPoint: 'councilAuditConsumer', signature: 'http', port: 8094, trigger: TOPICS.councilSessions },
+  { name: 'retention', source: 'retention', entryPoint: 'retentionJob', signature: 'http', port: 8095, trigger: TOPICS.retentionTicks },
+  { name: 'aggregate', source: 'aggregate', entryPoint: 'aggregateJob', signature: 'http', port: 8096, trigger: TOPICS.aggregateTicks },
 ];
 
 export interface Schedule {

@@ -1,11 +1,11 @@
 // aggregate: Cloud Scheduler tick on aggregate-ticks → pooled council bias reports per tenant.
-import { cloudEvent } from '@google-cloud/functions-framework';
+import { http } from '@google-cloud/functions-framework';
 import { runAggregateJob } from '../../shared/app/aggregate';
 import { createCouncilDeps } from '../../shared/app/council-context';
 import { createAppContext } from '../../shared/app/context';
 import { AggregateTick } from '../../shared/schemas/council';
 import { TOPICS } from '../../shared/topology';
-import { pubsubConsumer } from '../../shared/transport/pubsub';
+import { pubsubConsumer, pubsubPushEndpoint } from '../../shared/transport/pubsub';
 
 const ctx = createAppContext('aggregate');
 const deps = createCouncilDeps(ctx.config, 'aggregate');
@@ -20,4 +20,4 @@ export const aggregateJobHandler = pubsubConsumer({
   },
 });
 
-cloudEvent('aggregateJob', aggregateJobHandler);
+http('aggregateJob', pubsubPushEndpoint(aggregateJobHandler, ctx.log));

@@ -1,5 +1,5 @@
 // analyze-bias: HTTP POST /analyze-bias (FR-BIAS-4.3.2), the bias-analysis-requests worker and the analysis sweeper.
-import { cloudEvent, http } from '@google-cloud/functions-framework';
+import { http } from '@google-cloud/functions-framework';
 import { FirestoreStaleAudits } from '../../shared/adapters/firestore/stale-audits';
 import { firestoreFor } from '../../shared/adapters/firestore/client';
 import { FirestoreTaskSuggestionStore } from '../../shared/adapters/firestore/task-suggestions';
@@ -12,7 +12,7 @@ import { forbidden } from '../../shared/errors';
 import { AnalyzeBiasRequest } from '../../shared/schemas/analysis';
 import { AnalysisRequestMessage, SchedulerTick } from '../../shared/schemas/messages';
 import { httpRoutes, parseBody } from '../../shared/transport/http';
-import { pubsubConsumer } from '../../shared/transport/pubsub';
+import { pubsubConsumer, pubsubPushEndpoint } from '../../shared/transport/pubsub';
 import { TOPICS } from '../../shared/topology';
 
 const ctx = createAppContext('analyze-bias');
@@ -83,5 +83,5 @@ export const analysisSweeperHandler = pubsubConsumer({
 });
 
 http('analyzeBiasHttp', analyzeBiasHttpHandler);
-cloudEvent('analyzeBiasWorker', analyzeBiasWorkerHandler);
-cloudEvent('analysisSweeper', analysisSweeperHandler);
+http('analyzeBiasWorker', pubsubPushEndpoint(analyzeBiasWorkerHandler, ctx.log));
+http('analysisSweeper', pubsubPushEndpoint(analysisSweeperHandler, ctx.log));

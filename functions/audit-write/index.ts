@@ -1,12 +1,12 @@
 // audit-write: HTTP POST /interactions and the llm-interactions consumer, one use case behind both.
-import { cloudEvent, http } from '@google-cloud/functions-framework';
+import { http } from '@google-cloud/functions-framework';
 import { createAppContext } from '../../shared/app/context';
 import { recordInteraction } from '../../shared/app/record-interaction';
 import { forbidden } from '../../shared/errors';
 import { hasRole } from '../../shared/auth/tokens';
 import { LlmInteractionInput } from '../../shared/schemas/interaction';
 import { httpRoutes, parseBody } from '../../shared/transport/http';
-import { pubsubConsumer } from '../../shared/transport/pubsub';
+import { pubsubConsumer, pubsubPushEndpoint } from '../../shared/transport/pubsub';
 import { TOPICS } from '../../shared/topology';
 
 const ctx = createAppContext('audit-write');
@@ -54,4 +54,4 @@ export const auditWriteConsumerHandler = pubsubConsumer({
 });
 
 http('auditWriteHttp', auditWriteHttpHandler);
-cloudEvent('auditWriteConsumer', auditWriteConsumerHandler);
+http('auditWriteConsumer', pubsubPushEndpoint(auditWriteConsumerHandler, ctx.log));

@@ -1,5 +1,5 @@
 // council-audit: HTTP POST /council-audit and the council-sessions consumer, one use case behind both.
-import { cloudEvent, http } from '@google-cloud/functions-framework';
+import { http } from '@google-cloud/functions-framework';
 import { auditCouncilSession } from '../../shared/app/council-audit';
 import { createCouncilDeps } from '../../shared/app/council-context';
 import { createAppContext } from '../../shared/app/context';
@@ -8,7 +8,7 @@ import { forbidden } from '../../shared/errors';
 import { CouncilSessionInput } from '../../shared/schemas/council';
 import { TOPICS } from '../../shared/topology';
 import { httpRoutes, parseBody } from '../../shared/transport/http';
-import { pubsubConsumer } from '../../shared/transport/pubsub';
+import { pubsubConsumer, pubsubPushEndpoint } from '../../shared/transport/pubsub';
 
 const ctx = createAppContext('council-audit');
 const deps = createCouncilDeps(ctx.config, 'council-audit');
@@ -42,4 +42,4 @@ export const councilAuditConsumerHandler = pubsubConsumer({
 });
 
 http('councilAuditHttp', councilAuditHttpHandler);
-cloudEvent('councilAuditConsumer', councilAuditConsumerHandler);
+http('councilAuditConsumer', pubsubPushEndpoint(councilAuditConsumerHandler, ctx.log));

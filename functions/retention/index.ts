@@ -1,6 +1,6 @@
 // retention: consumes scheduler ticks on `retention-ticks` (Cloud Scheduler in production, the stack's tick
 // emulation locally) and runs the retention use case. A tick may carry `now` and `dry_run`.
-import { cloudEvent } from '@google-cloud/functions-framework';
+import { http } from '@google-cloud/functions-framework';
 import { createAppContext } from '../../shared/app/context';
 import { runRetention } from '../../shared/app/retention';
 import { createRetentionDeps } from '../../shared/app/retention-deps';
@@ -8,7 +8,7 @@ import { fixedClock } from '../../shared/ports/clock';
 import { validationFailed } from '../../shared/errors';
 import { SchedulerTick } from '../../shared/schemas/messages';
 import { TOPICS } from '../../shared/topology';
-import { pubsubConsumer } from '../../shared/transport/pubsub';
+import { pubsubConsumer, pubsubPushEndpoint } from '../../shared/transport/pubsub';
 
 const ctx = createAppContext('retention');
 const MAX_TICK_LEAD_MS = 5 * 60_000;
@@ -31,4 +31,4 @@ export const retentionJobHandler = pubsubConsumer({
   },
 });
 
-cloudEvent('retentionJob', retentionJobHandler);
+http('retentionJob', pubsubPushEndpoint(retentionJobHandler, ctx.log));

@@ -210,7 +210,7 @@ export async function startStack(opts: StackOptions = {}): Promise<RunningStack>
     env: functionEnv,
     endpoints: targets.map((t) => ({
       name: t.name,
-      url: t.signature === 'http' ? `http://127.0.0.1:${t.port}` : `http://127.0.0.1:${t.port} (push from ${t.trigger})`,
+      url: t.trigger ? `http://127.0.0.1:${t.port} (push from ${t.trigger})` : `http://127.0.0.1:${t.port}`,
       signature: t.signature,
       ...(t.trigger ? { trigger: t.trigger } : {}),
     })),

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Firestore } from '@google-cloud/firestore';
 import { PubSub } from '@google-cloud/pubsub';
-import type { CloudEvent } from '@google-cloud/functions-framework';
+import type { PubSubPush } from '../../../shared/transport/pubsub';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDbWarehouse } from '../../../shared/adapters/duckdb/warehouse';
 import { mintDevToken } from '../../../shared/auth/tokens';
@@ -32,7 +32,7 @@ const db = new Firestore({ projectId: config.GCLOUD_PROJECT });
 const NOW = '2026-11-22T12:00:00.000Z';
 let base = '';
 let close: () => void = () => undefined;
-let aggregateHandler: (ce: CloudEvent<unknown>) => Promise<void>;
+let aggregateHandler: (push: PubSubPush) => Promise<void>;
 
 const sessions = generateSessions({ seed: 77, sessions: 24, start: new Date('2026-11-20T00:00:00Z'), stepMs: 600_000, scales: ['1-10', '0-1'], includeSelfVotes: true });
 
@@ -93,7 +93,7 @@ describe('council audit → warehouse → aggregate → report', () => {
 
   it('the aggregate job writes the report to Firestore and the warehouse, alerts once per window, and the CLI agrees', async () => {
     const tick = (id: string) =>
-      ({ id, specversion: '1.0', type: 'google.cloud.pubsub.topic.v1.messagePublished', source: 'test', data: { message: { data: Buffer.from(JSON.stringify({ job: 'aggregate', now: NOW, tenant_id: tenant })).toString('base64'), messageId: id } } }) as unknown as CloudEvent<unknown>;
+      ({ message: { data: Buffer.from(JSON.stringify({ job: 'aggregate', now: NOW, tenant_id: tenant })).toString('base64'), messageId: id } }) satisfies PubSubPush;
     await aggregateHandler(tick('tick-1'));
     const latest = BiasReportJson.parse((await db.doc(`tenants/${tenant}/bias_reports/latest`).get()).data());
     expect(latest.tenant_id).toBe(tenant);

@@ -365,8 +365,7 @@ export async function runScenario(stack: RunningStack, opts: ScenarioOptions): P
         rows.length === n &&
         pending === 0 &&
         analysed.length === n - always.length &&
-        // The emulator's dead-lettering is not dependable under load (docs/RELIABILITY.md): the DLQ is counted, not awaited.
-        always.every((a) => byId.get(a.id)?.status === 'BIAS_ANALYSIS_FAILED' && byId.get(a.id)!.attempts >= 5) &&
+        always.every((a) => byId.get(a.id)?.status === 'BIAS_ANALYSIS_FAILED' && byId.get(a.id)!.attempts >= 5 && dlq.seen.has(a.id)) &&
         analysed.every((a) => stream.seen.has(a.id));
       if (settled) {
         f.quiescent = true;

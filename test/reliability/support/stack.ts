@@ -17,8 +17,7 @@ export async function startReliabilityStack(opts: { only?: string[]; env?: Recor
     env: {
       // The scenario ticks the sweeper itself (every few seconds instead of every 5 min) with short thresholds.
       ANALYSIS_SWEEP_PENDING_AFTER_SECONDS: '30',
-      // Short: under load the emulator stops redelivering failed push messages after 2-3 attempts (and then never
-      // dead-letters them), so the sweeper is what finishes the retries here (docs/RELIABILITY.md).
+      // Short, so audits whose request the Pub/Sub crash lost are re-requested within the run.
       ANALYSIS_SWEEP_FAILED_AFTER_SECONDS: '30',
       ...opts.env,
     },

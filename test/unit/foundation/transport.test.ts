@@ -1,4 +1,3 @@
-import type { CloudEvent } from '@google-cloud/functions-framework';
 import { getTestServer } from '@google-cloud/functions-framework/testing';
 import { http as registerHttp } from '@google-cloud/functions-framework';
 import type { AddressInfo } from 'node:net';
@@ -8,7 +7,7 @@ import { transient, validationFailed } from '../../../shared/errors';
 import { createLogger } from '../../../shared/logging';
 import type { EventBus } from '../../../shared/ports/event-bus';
 import { httpRoutes, parseBody } from '../../../shared/transport/http';
-import { pubsubConsumer, type PubSubPush } from '../../../shared/transport/pubsub';
+import { pubsubConsumer, pubsubPushEndpoint, type PubSubPush } from '../../../shared/transport/pubsub';
 
 const lines: string[] = [];
 const log = createLogger({ projectId: 'p', component: 'test', write: (l) => lines.push(l) });
@@ -19,8 +18,7 @@ function fakeBus() {
   return { bus, sent };
 }
 
-const event = (data: string | undefined): CloudEvent<PubSubPush> =>
-  ({ id: 'm1', source: 's', type: 't', specversion: '1.0', data: { message: { ...(data !== undefined ? { data } : {}), messageId: 'm1', attributes: {} }, subscription: 'sub' } }) as CloudEvent<PubSubPush>;
+const event = (data: string | undefined): PubSubPush => ({ message: { ...(data !== undefined ? { data } : {}), messageId: 'm1', attributes: {} }, subscription: 'sub' });
 const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64');
 
 describe('pubsubConsumer', () => {
@@ -87,5 +85,60 @@ describe('httpRoutes', () => {
     const boom = await call('/boom', { body: '{}' });
     expect(boom).toEqual({ status: 500, body: { error: { code: 'INTERNAL', message: 'internal error' } } });
     expect((await call('/later', { body: '{}' })).status).toBe(503);
+  });
+});
+
+describe('pubsubPushEndpoint', () => {
+  const Schema = z.object({ id: z.string() }).strict();
+  const { bus, sent } = fakeBus();
+  const handled: string[] = [];
+  registerHttp('pushProbe', pubsubPushEndpoint(
+    pubsubConsumer({
+      topic: 'jobs',
+      schema: Schema,
+      bus,
+      log,
+      handle: async ({ id }) => {
+        if (id === 'down') throw transient('firestore unavailable');
+        handled.push(id);
+      },
+    }),
+    log,
+  ));
+  const server = getTestServer('pushProbe');
+  let base = '';
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => void server.close());
+  const push = async (body: string, method = 'POST') => {
+    const res = await fetch(`${base}/projects/p/topics/jobs`, { method, headers: { 'content-type': 'application/json' }, ...(method === 'POST' ? { body } : {}) });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as { error?: { code: string; message: string; issues?: { path: string }[] } }) : undefined };
+  };
+  const envelope = (data: unknown, messageId = 'm1') => JSON.stringify({ message: { data: b64(data), messageId, attributes: { trace_id: 't' } }, subscription: 'projects/p/subscriptions/s' });
+
+  it('acknowledges a handled message with 204 and a poison one too, after dead-lettering it', async () => {
+    expect(await push(envelope({ id: 'a' }))).toEqual({ status: 204, body: undefined });
+    expect(handled).toEqual(['a']);
+    expect((await push(envelope({ id: 7 }, 'm2'))).status).toBe(204);
+    expect(sent.map((s) => [s.topic, (s.payload as { message_id: string }).message_id])).toEqual([['jobs-dlq', 'm2']]);
+  });
+
+  it('answers an envelope Pub/Sub would never send with a 400 naming the problem, never a 5xx', async () => {
+    expect(await push('{"message":')).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED', issues: [{ path: '' }] } } });
+    expect(await push('[1]')).toMatchObject({ status: 400, body: { error: { code: 'VALIDATION_FAILED' } } });
+    expect(await push('{"subscription":"s"}')).toMatchObject({ status: 400, body: { error: { issues: [{ path: 'message' }] } } });
+    expect(await push(JSON.stringify({ message: { data: 5, messageId: {}, attributes: [] }, subscription: 7 }))).toMatchObject({
+      status: 400,
+      body: { error: { issues: expect.arrayContaining([expect.objectContaining({ path: 'message.data' })]) } },
+    });
+    expect((await push('', 'GET')).status).toBe(405);
+    expect(handled).toEqual(['a']);
+  });
+
+  it('maps a transient failure to 503 so Pub/Sub redelivers', async () => {
+    expect((await push(envelope({ id: 'down' }, 'm3'))).status).toBe(503);
   });
 });

@@ -12,10 +12,14 @@ try {
   ok =
     f.quiescent &&
     f.audits === n &&
+    f.unknownAudits === 0 &&
     f.duplicateCreatedEvents === 0 &&
     f.duplicateAnalyzedEvents === 0 &&
     f.pending === 0 &&
     f.failed === f.injectedAlways &&
+    f.failedThenRetried === f.injectedRecoverable &&
+    f.alwaysOnDlq === f.injectedAlways &&
+    f.streamMissing === 0 &&
     f.streamDistinct === f.analyzed &&
     f.chainsBroken === 0;
   console.log(ok ? 'all counts hold' : 'COUNTS DO NOT HOLD');

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { jsonlWindowStats, type MalformedLine } from '../../shared/adapters/duckdb/jsonl';
 import { createWarehouse } from '../../shared/app/council-context';
-import { buildBiasReport, DEFAULT_REPORT_OPTIONS, type WindowQuery, type WindowStats } from '../../shared/domain/council';
+import { buildBiasReport, DEFAULT_REPORT_OPTIONS, emptyWindowStats, type WindowQuery, type WindowStats } from '../../shared/domain/council';
 import type { BiasReportJson } from '../../shared/schemas/council';
 import { parseOptions } from '../args';
 import { cliConfig } from '../env';
@@ -56,7 +56,8 @@ export function renderText(r: BiasReportJson & { malformed_lines?: { count: numb
   out.push(`  length bias detected: ${lc.detected ? 'YES' : 'no'}`);
   out.push('');
   const pb = r.position_bias;
-  out.push(`Score by position (variance of position means ${fmt(pb.variance, 5)}, F p = ${fmt(pb.p_value, 4)}, max diff ${fmt(pb.max_difference)}; detected: ${pb.detected ? 'YES' : 'no'})`);
+  out.push(`Score by position (variance of position means ${fmt(pb.variance, 5)}, session-cluster F = ${fmt(pb.f_statistic, 2)} p = ${fmt(pb.p_value, 4)}, max diff ${fmt(pb.max_difference)}; detected: ${pb.detected ? 'YES' : 'no'})`);
+  out.push('  95% CIs are session-cluster-robust (sessions, not scores, are the independent units)');
   const maxMean = Math.max(0, ...pb.by_position.map((p) => p.mean));
   for (const p of pb.by_position) {
     out.push(`  ${String(p.position).padStart(3)}  ${fmt(p.mean)}  ${bar(p.mean, maxMean).padEnd(24)}  n=${p.n}  CI [${fmt(p.ci_lower)}, ${fmt(p.ci_upper)}]`);
@@ -185,7 +186,7 @@ export async function run(args: string[]): Promise<number> {
           }
           tenantId = tenants[0] ?? null;
         }
-        stats = tenantId ? await warehouse.windowStats({ ...query, tenantId }) : { sessions: [], reviewers: [], positions: [], selfVotes: { n: 0, mean: 0, m2: 0 } };
+        stats = tenantId ? await warehouse.windowStats({ ...query, tenantId }) : emptyWindowStats();
       } finally {
         await warehouse.close();
       }

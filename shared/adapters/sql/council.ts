@@ -42,7 +42,8 @@ export interface StatsSql {
 
 /**
  * Window statistics in one statement: a UNION ALL of per-session bivariate moments, per-reviewer and per-position
- * score moments and the self-vote difference moments. `source` is a table or a view with the record columns.
+ * score moments, the session-cluster residual cross-products of the position means (decision 043: k² rows, so the
+ * result stays small however many sessions) and the self-vote difference moments. `source` is a table or a view with the record columns.
  * `dedupe` keeps one row per record_id (BigQuery streaming inserts are at-least-once).
  */
 export function windowStatsSql(d: Dialect, source: string, q: WindowQuery, opts: { dedupe: boolean; validColumn?: string }): StatsSql {
@@ -79,7 +80,7 @@ export function windowStatsSql(d: Dialect, source: string, q: WindowQuery, opts:
   const from = opts.validColumn ? 'raw' : source;
   const validWhere = opts.validColumn ? (where ? `${where} AND ${opts.validColumn}` : `WHERE ${opts.validColumn}`) : where;
   const invalidBranch = opts.validColumn
-    ? `\nUNION ALL\nSELECT 'invalid', NULL, NULL, COUNT(*), NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM raw WHERE NOT ${opts.validColumn}`
+    ? `\nUNION ALL\nSELECT 'invalid', NULL, NULL, NULL, COUNT(*), NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM raw WHERE NOT ${opts.validColumn}`
     : '';
   const sql = `WITH ${raw}src AS (
   SELECT session_id, reviewer_id, model_id, position, response_length_chars AS x, score_normalized AS y, ${d.epochMs('timestamp')} AS ts_ms
@@ -95,18 +96,30 @@ self_pairs AS (
     AVG(CASE WHEN reviewer_id = model_id THEN y END) AS self_y,
     AVG(CASE WHEN reviewer_id <> model_id THEN y END) AS peer_y
   FROM win GROUP BY session_id, model_id
+),
+pos_resid AS (
+  SELECT c.session_id, c.position, c.s - c.n * m.mean_y AS e
+  FROM (SELECT session_id, position, COUNT(*) AS n, SUM(y) AS s FROM peer WHERE position IS NOT NULL GROUP BY session_id, position) AS c
+  JOIN (SELECT position, AVG(y) AS mean_y FROM peer WHERE position IS NOT NULL GROUP BY position) AS m ON c.position = m.position
 )
-SELECT 'session' AS kind, session_id AS key_s, CAST(NULL AS BIGINT) AS key_n, COUNT(*) AS n, MIN(ts_ms) AS first_ms, MAX(ts_ms) AS last_ms,
+SELECT 'session' AS kind, session_id AS key_s, CAST(NULL AS BIGINT) AS key_n, CAST(NULL AS BIGINT) AS key_n2, COUNT(*) AS n, MIN(ts_ms) AS first_ms, MAX(ts_ms) AS last_ms,
   AVG(x) AS mean_x, AVG(y) AS mean_y, VAR_POP(x) * COUNT(*) AS m2x, VAR_POP(y) * COUNT(*) AS m2y, COVAR_POP(x, y) * COUNT(*) AS cxy
 FROM peer GROUP BY session_id
 UNION ALL
-SELECT 'reviewer', reviewer_id, NULL, COUNT(*), NULL, NULL, NULL, AVG(y), NULL, VAR_POP(y) * COUNT(*), NULL
+SELECT 'reviewer', reviewer_id, NULL, NULL, COUNT(*), NULL, NULL, NULL, AVG(y), NULL, VAR_POP(y) * COUNT(*), NULL
 FROM peer GROUP BY reviewer_id
 UNION ALL
-SELECT 'position', NULL, position, COUNT(*), NULL, NULL, NULL, AVG(y), NULL, VAR_POP(y) * COUNT(*), NULL
+SELECT 'position', NULL, position, NULL, COUNT(*), NULL, NULL, NULL, AVG(y), NULL, VAR_POP(y) * COUNT(*), NULL
 FROM peer WHERE position IS NOT NULL GROUP BY position
 UNION ALL
-SELECT 'self', NULL, NULL, COUNT(*), NULL, NULL, NULL, AVG(self_y - peer_y), NULL, VAR_POP(self_y - peer_y) * COUNT(*), NULL
+SELECT 'position_sessions', NULL, NULL, NULL, COUNT(DISTINCT session_id), NULL, NULL, NULL, NULL, NULL, NULL, NULL
+FROM pos_resid
+UNION ALL
+SELECT 'position_cross', NULL, a.position, b.position, COUNT(*), NULL, NULL, NULL, NULL, NULL, NULL, SUM(a.e * b.e)
+FROM pos_resid AS a JOIN pos_resid AS b ON a.session_id = b.session_id AND a.position <= b.position
+GROUP BY a.position, b.position
+UNION ALL
+SELECT 'self', NULL, NULL, NULL, COUNT(*), NULL, NULL, NULL, AVG(self_y - peer_y), NULL, VAR_POP(self_y - peer_y) * COUNT(*), NULL
 FROM self_pairs WHERE self_y IS NOT NULL AND peer_y IS NOT NULL${invalidBranch}`;
   return { sql, params };
 }
@@ -115,6 +128,8 @@ export interface StatsRow {
   kind: string;
   key_s: string | null;
   key_n: number | bigint | string | null;
+  /** Second position of a 'position_cross' row (absent in rows from older callers). */
+  key_n2?: number | bigint | string | null;
   n: number | bigint | string;
   first_ms: number | bigint | string | null;
   last_ms: number | bigint | string | null;
@@ -137,6 +152,7 @@ export function statsFromRows(rows: readonly StatsRow[]): WindowStats {
   const reviewers: WindowStats['reviewers'] = [];
   const positions: WindowStats['positions'] = [];
   let selfVotes = { n: 0, mean: 0, m2: 0 };
+  const positionClusters: WindowStats['positionClusters'] = { sessions: 0, cross: [] };
   for (const r of rows) {
     const n = num(r.n);
     if (r.kind === 'session') {
@@ -150,11 +166,15 @@ export function statsFromRows(rows: readonly StatsRow[]): WindowStats {
       reviewers.push({ reviewer_id: String(r.key_s), moments: { n, mean: f(r.mean_y), m2: f(r.m2y) } });
     } else if (r.kind === 'position') {
       positions.push({ position: num(r.key_n), moments: { n, mean: f(r.mean_y), m2: f(r.m2y) } });
+    } else if (r.kind === 'position_sessions') {
+      positionClusters.sessions = n;
+    } else if (r.kind === 'position_cross') {
+      positionClusters.cross.push({ p: num(r.key_n), q: num(r.key_n2), sum: f(r.cxy) });
     } else if (r.kind === 'self' && n > 0) {
       selfVotes = { n, mean: f(r.mean_y), m2: f(r.m2y) };
     }
   }
-  return normalizeWindowStats({ sessions, reviewers, positions, selfVotes });
+  return normalizeWindowStats({ sessions, reviewers, positions, selfVotes, positionClusters });
 }
 
 export const listTenantsSql = (source: string) => `SELECT DISTINCT tenant_id FROM ${source} ORDER BY tenant_id`;

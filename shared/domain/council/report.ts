@@ -2,11 +2,11 @@
 import type { BiasReportJson, ConfidenceTier } from '../../schemas/council';
 import {
   clusterBootstrapCorrelation,
+  clusterEqualityTest,
+  clusterMeanIntervals,
   combineAllBivariate,
-  combineAllMoments,
   correlationPValue,
   fisherInterval,
-  fUpperTail,
   momentsOf,
   pearsonFromMoments,
   populationVariance,
@@ -80,25 +80,25 @@ export function buildBiasReport(stats: WindowStats, opts: ReportOptions): BiasRe
   const lengthDetected =
     tier !== 'insufficient' && r !== null && p !== null && Math.abs(r) > opts.lengthThreshold && p < 0.05 && bootExcludesZero;
 
-  // Position: per-position means with t CIs, population variance of the position means, one-way ANOVA F.
-  const byPosition = stats.positions.map(({ position, moments }) => {
-    const ci = meanInterval(moments);
+  // Position: per-position means with session-cluster-robust t CIs (G − 1 df), population variance of the position
+  // means, and the equality test as a cluster-robust Wald F (Hotelling T² reference); docs/decisions/043.
+  const clusterInput = {
+    keys: stats.positions.map((p) => p.position),
+    means: stats.positions.map((p) => p.moments.mean),
+    counts: stats.positions.map((p) => p.moments.n),
+    clusters: stats.positionClusters.sessions,
+    cross: stats.positionClusters.cross,
+  };
+  const positionCis = clusterMeanIntervals(clusterInput);
+  const byPosition = stats.positions.map(({ position, moments }, i) => {
+    const ci = positionCis[i];
     return { position, mean: moments.mean, n: moments.n, sd: sampleSd(moments), ci_lower: ci?.lower ?? null, ci_upper: ci?.upper ?? null };
   });
   const posMeans = momentsOf(byPosition.map((b) => b.mean));
   const posVariance = byPosition.length >= 2 ? populationVariance(posMeans) : null;
-  const grand = combineAllMoments(stats.positions.map((p) => p.moments));
-  const k = stats.positions.length;
-  let f: number | null = null;
-  let fp: number | null = null;
-  if (k >= 2 && grand.n > k) {
-    const between = stats.positions.reduce((acc, p) => acc + p.moments.n * (p.moments.mean - grand.mean) ** 2, 0);
-    const within = stats.positions.reduce((acc, p) => acc + p.moments.m2, 0);
-    if (within > 0) {
-      f = between / (k - 1) / (within / (grand.n - k));
-      fp = fUpperTail(f, k - 1, grand.n - k);
-    }
-  }
+  const positionTest = clusterEqualityTest(clusterInput);
+  const f = positionTest?.f ?? null;
+  const fp = positionTest?.p ?? null;
   const maxDiff = byPosition.length >= 2 ? Math.max(...byPosition.map((b) => b.mean)) - Math.min(...byPosition.map((b) => b.mean)) : null;
   const positionDetected = tier !== 'insufficient' && fp !== null && fp < 0.05 && maxDiff !== null && maxDiff > 0.05;
 

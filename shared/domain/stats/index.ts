@@ -2,3 +2,4 @@ export * from './special';
 export * from './moments';
 export * from './correlation';
 export * from './bootstrap';
+export * from './cluster';

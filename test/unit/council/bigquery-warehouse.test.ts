@@ -7,6 +7,7 @@ import { BIGQUERY, statsFromRows, windowStatsSql, type StatsRow } from '../../..
 import { windowStatsFromRecords, type WindowQuery } from '../../../shared/domain/council';
 import { generateRecords } from '../../support/council-data';
 import { expectStatsClose } from '../../support/council-expect';
+import { expectPositionClustersClose } from './expect-position-clusters';
 
 const q: WindowQuery = { tenantId: 'tq', now: new Date('2026-11-22T00:00:00Z'), days: 30, maxSessions: 25, modelId: null, configVersion: '0.3.0' };
 const records = generateRecords({ seed: 31, sessions: 40, tenantId: 'tq', includeSelfVotes: true });
@@ -58,7 +59,10 @@ describe('BigQuery adapter contract', () => {
     const duckSql = sql.replace(/@(\w+)/g, '$$$1').replace(/UNIX_MILLIS\(/g, 'epoch_ms(');
     expect(duckSql.replace(/\$(\w+)/g, '@$1').replace(/epoch_ms\(/g, 'UNIX_MILLIS(')).toBe(sql); // only those two differ
     const rows = await wh.withConnection(async (c) => (await c.runAndReadAll(duckSql, params)).getRowObjectsJS());
-    expectStatsClose(statsFromRows(rows as unknown as StatsRow[]), windowStatsFromRecords(records, q));
+    const viaSql = statsFromRows(rows as unknown as StatsRow[]);
+    expectStatsClose(viaSql, windowStatsFromRecords(records, q));
+    expectPositionClustersClose(viaSql, windowStatsFromRecords(records, q));
+    expect(viaSql.positionClusters.cross).toHaveLength(15); // 5 positions: p ≤ q pairs
     await wh.close();
   });
 });

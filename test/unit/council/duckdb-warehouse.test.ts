@@ -6,6 +6,7 @@ import { DuckDbWarehouse } from '../../../shared/adapters/duckdb/warehouse';
 import { buildBiasReport, DEFAULT_REPORT_OPTIONS, windowStatsFromRecords, type WindowQuery } from '../../../shared/domain/council';
 import { generateRecords } from '../../support/council-data';
 import { expectStatsClose } from '../../support/council-expect';
+import { expectPositionClustersClose } from './expect-position-clusters';
 
 const recordsA = generateRecords({ seed: 21, sessions: 80, tenantId: 'tA', scales: ['1-10', '0-1', '0-100'], includeSelfVotes: true, stepMs: 3_600_000 });
 const recordsB = generateRecords({ seed: 22, sessions: 15, tenantId: 'tB', includeSelfVotes: true });
@@ -46,6 +47,7 @@ describe('DuckDB warehouse', () => {
           const sql = await wh.windowStats(q);
           const mem = windowStatsFromRecords(all, q);
           expectStatsClose(sql, mem);
+          expectPositionClustersClose(sql, mem);
           const o = { ...DEFAULT_REPORT_OPTIONS, generatedAt: q.now, tenantId: q.tenantId, query: q, bootstrapResamples: 50 };
           const a = buildBiasReport(sql, o);
           const b = buildBiasReport(mem, o);
@@ -55,6 +57,15 @@ describe('DuckDB warehouse', () => {
             if (b.reviewers[i]!.std !== null) expect(r.std).toBeCloseTo(b.reviewers[i]!.std!, 9);
           });
           if (b.position_bias.variance !== null) expect(a.position_bias.variance).toBeCloseTo(b.position_bias.variance, 12);
+          expect(a.position_bias.f_statistic === null).toBe(b.position_bias.f_statistic === null);
+          if (b.position_bias.f_statistic !== null) expect(a.position_bias.f_statistic! / b.position_bias.f_statistic).toBeCloseTo(1, 8);
+          if (b.position_bias.p_value !== null) expect(a.position_bias.p_value).toBeCloseTo(b.position_bias.p_value, 9);
+          a.position_bias.by_position.forEach((pos, i) => {
+            const o = b.position_bias.by_position[i]!;
+            expect(pos.ci_lower === null).toBe(o.ci_lower === null);
+            if (o.ci_lower !== null) expect(pos.ci_lower).toBeCloseTo(o.ci_lower, 9);
+            if (o.ci_upper !== null) expect(pos.ci_upper).toBeCloseTo(o.ci_upper, 9);
+          });
         },
       ),
       { numRuns: 25 },

@@ -6,6 +6,7 @@ import { jsonlWindowStats } from '../../../shared/adapters/duckdb/jsonl';
 import { windowStatsFromRecords, type WindowQuery } from '../../../shared/domain/council';
 import { generateRecords } from '../../support/council-data';
 import { expectStatsClose } from '../../support/council-expect';
+import { expectPositionClustersClose } from './expect-position-clusters';
 
 const dir = mkdtempSync(join(tmpdir(), 'bias-jsonl-'));
 const q: WindowQuery = { tenantId: null, now: new Date('2026-11-22T00:00:00Z'), days: null, maxSessions: 30, modelId: null, configVersion: null };
@@ -22,6 +23,7 @@ describe('JSONL input', () => {
     expect(out.path).toBe('duckdb');
     expect(out.malformed.count).toBe(0);
     expectStatsClose(out.stats, windowStatsFromRecords(records, q));
+    expectPositionClustersClose(out.stats, windowStatsFromRecords(records, q));
   });
 
   it('malformed lines are counted and reported with line number and reason; the rest is still used', async () => {
@@ -39,5 +41,6 @@ describe('JSONL input', () => {
     expect(out.malformed.lines[1]!.reason).toMatch(/outside score_scale/);
     expect(out.malformed.lines[2]!.reason).toMatch(/timestamp/);
     expectStatsClose(out.stats, windowStatsFromRecords(records, q));
+    expectPositionClustersClose(out.stats, windowStatsFromRecords(records, q));
   });
 });

@@ -4,10 +4,18 @@ import { figuresTable, runScenario } from '../reliability/support/scenario';
 import { startReliabilityStack } from '../reliability/support/stack';
 
 const n = Number(process.env.SOAK_INTERACTIONS ?? process.argv[2] ?? 10_000);
-const stack = await startReliabilityStack({ env: { LOG_LEVEL: 'WARNING' } });
+const stack = await startReliabilityStack({
+  env: {
+    LOG_LEVEL: 'WARNING',
+    // At 10,000 the queue itself is minutes long; a short threshold would make the sweeper re-request every queued
+    // audit each tick and flood the queue with duplicates. Ten minutes still recovers requests the crash lost.
+    ANALYSIS_SWEEP_PENDING_AFTER_SECONDS: '600',
+  },
+});
 let ok = false;
 try {
-  const f = await runScenario(stack, { interactions: n, concurrency: 24, settleMs: 20 * 60_000 });
+  // Locally the pipeline drains at most ~14 audits/s (the emulator's push concurrency, docs/BENCHMARKS.md).
+  const f = await runScenario(stack, { interactions: n, concurrency: 24, settleMs: Math.max(20 * 60_000, n * 360) });
   console.log(`\nSoak figures (${n} interactions):\n${figuresTable(f)}\n`);
   ok =
     f.quiescent &&

@@ -39,6 +39,8 @@ const { values: args } = parseArgs({
     'no-select': { type: 'boolean', default: false },
     /** JSON overrides of the feature configuration, e.g. '{"chars":0}' (experiments) */
     features: { type: 'string' },
+    /** JSON overrides of the per-source weights, e.g. '{"fixtures":4}' (experiments) */
+    'source-weights': { type: 'string' },
     /** also train on RedditBias's whole comments with their comment-level labels */
     'reddit-comments': { type: 'boolean', default: false },
   },
@@ -215,6 +217,7 @@ interface Hyper { l2: number; epochs: number; lr: number; sourceWeights: Record<
 const BASE_SOURCE_WEIGHTS: Record<string, number> = {
   toxigen: 1, redditbias: 1, stereoset: 1, fixtures: 2, bbq_pairs: 0.5, winobias_pairs: 0.5, stereoset_pairs: 0.5,
   redditbias_target_swaps: 0.5, redditbias_attribute_swaps: 0.5, redditbias_comments: 0.5, bbq_contexts: 0.5, fixture_sentences: 2,
+  ...(args['source-weights'] ? (JSON.parse(args['source-weights']) as Record<string, number>) : {}),
 };
 
 function build(h: Hyper, excludeDev: boolean): { P: PointExample[]; Q: PairExample[] } {
@@ -299,7 +302,11 @@ else {
   }
 }
 
-let best: { h: Hyper; m: Record<string, number> } | undefined;
+// Selection guards on the training dev split (never a test split): RedditBias sits at its 0.80 test floor, so a
+// setting that gains enterprise AUC by losing RedditBias dev AUC below the previous model's level (0.824) is only
+// taken when no setting meets the guard (decision record 014).
+const DEV_GUARDS: Record<string, number> = { redditbias_auc: 0.82 };
+let best: { h: Hyper; m: Record<string, number>; guarded: boolean } | undefined;
 if (grid.length > 1) {
   for (const h of grid) {
     const t0 = Date.now();
@@ -307,9 +314,10 @@ if (grid.length > 1) {
     const model = trainLinear(P, Q, { dim: 1 << h.features.hashBits, epochs: h.epochs, lr: h.lr, l2: h.l2, seed });
     const m = devMetrics(model, h.features);
     console.log(`dev redditbias_w=${h.sourceWeights.redditbias} epochs=${h.epochs} lr=${h.lr} (${Date.now() - t0} ms): ${fmt(m)}`);
-    if (!best || m.mean! > best.m.mean!) best = { h, m };
+    const guarded = Object.entries(DEV_GUARDS).every(([k, min]) => (m[k] ?? 1) >= min);
+    if (!best || (guarded && !best.guarded) || (guarded === best.guarded && m.mean! > best.m.mean!)) best = { h, m, guarded };
   }
-} else best = { h: base, m: {} };
+} else best = { h: base, m: {}, guarded: true };
 
 const chosen = best!.h;
 console.log(`train: chosen ${JSON.stringify({ l2: chosen.l2, epochs: chosen.epochs, lr: chosen.lr, redditbias_w: chosen.sourceWeights.redditbias })}; training on all train data`);
@@ -325,6 +333,7 @@ const training = {
   seed,
   hyper: { l2: chosen.l2, epochs: chosen.epochs, lr: chosen.lr, source_weights: chosen.sourceWeights },
   dev_metrics: best!.m,
+  dev_guards: DEV_GUARDS,
 };
 const draft = encodeWeights({ version: '', features: chosen.features, bias: model.bias, w: model.w }, training);
 const digest = createHash('sha256').update(draft.weights).update(String(draft.bias)).update(String(draft.scale)).digest('hex');

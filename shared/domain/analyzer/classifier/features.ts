@@ -11,6 +11,11 @@ export interface FeatureConfig {
   chars: number;
   pairs: number;
   winobias: number;
+  /** group-context block: words around a group word, with the group itself abstracted away (0 = off; weights
+   * files written before the block existed load with 0) */
+  group?: number;
+  /** how many words after a group word are paired with it */
+  groupWindow?: number;
   /** max distance between the two words of a co-occurrence pair */
   pairWindow: number;
   /** character n-gram lengths (inside " word ") */
@@ -25,6 +30,8 @@ export const DEFAULT_FEATURE_CONFIG: FeatureConfig = {
   chars: 1,
   pairs: 1,
   winobias: 1,
+  group: 1,
+  groupWindow: 6,
   pairWindow: 4,
   charMin: 4,
   charMax: 4,
@@ -90,6 +97,7 @@ const NS_BI = 0x2002;
 const NS_CHAR = 0x3003;
 const NS_PAIR = 0x4004;
 const NS_WB = 0x5005;
+const NS_GRP = 0x6006;
 
 const STOP = new Set(
   ('a an the and or but if then of to in on at by for with from as is are was were be been being am it its this that these ' +
@@ -128,14 +136,15 @@ function occupationAt(toks: string[], i: number): [string, number] | undefined {
 /** Feature blocks. Blocks 0-3 are L2-normalised on their own (value = weight / sqrt(count)) so that
  * passages of any length give comparable magnitudes and no block drowns the others; block 4
  * (occupation×pronoun) is few and meaningful individually, so each feature has value = weight. */
-export const BLOCKS = ['unigram', 'bigram', 'chars', 'pairs', 'winobias'] as const;
-export type Block = 0 | 1 | 2 | 3 | 4;
+export const BLOCKS = ['unigram', 'bigram', 'chars', 'pairs', 'winobias', 'group'] as const;
+export type Block = 0 | 1 | 2 | 3 | 4 | 5;
+export const N_BLOCKS = BLOCKS.length;
 
 /** Receives every hashed feature of a text; `name` is only computed when names were requested. */
 export type FeatureSink = (block: Block, hash: number, name: string | undefined) => void;
 
 export function blockValue(cfg: FeatureConfig, block: Block, count: number): number {
-  const w = cfg[BLOCKS[block]];
+  const w = cfg[BLOCKS[block]] ?? 0;
   return block === 4 ? w : count > 0 ? w / Math.sqrt(count) : 0;
 }
 
@@ -171,14 +180,15 @@ export function walkFeatures(text: string, cfg: FeatureConfig, sink: FeatureSink
       }
     }
     if (cfg.winobias) winobiasFeatures(toks, sink, withNames);
+    if (cfg.group) groupFeatures(toks, wh, cfg.groupWindow ?? 6, sink, withNames);
   }
 }
 
 /** Materialised feature vector (training, explanations). Same values as the streaming scorer uses. */
 export function extractFeatures(text: string, cfg: FeatureConfig = DEFAULT_FEATURE_CONFIG, withNames = false): Features {
   const mask = (1 << cfg.hashBits) - 1;
-  const hashes: number[][] = [[], [], [], [], []];
-  const blockNames: string[][] = [[], [], [], [], []];
+  const hashes: number[][] = BLOCKS.map(() => []);
+  const blockNames: string[][] = BLOCKS.map(() => []);
   walkFeatures(
     text,
     cfg,
@@ -191,7 +201,7 @@ export function extractFeatures(text: string, cfg: FeatureConfig = DEFAULT_FEATU
   const idx: number[] = [];
   const val: number[] = [];
   const names: string[] = [];
-  for (let b = 0 as Block; b < 5; b = (b + 1) as Block) {
+  for (let b = 0 as Block; b < N_BLOCKS; b = (b + 1) as Block) {
     const hs = hashes[b]!;
     const v = blockValue(cfg, b, hs.length);
     if (v === 0) continue;
@@ -233,6 +243,49 @@ function winobiasFeatures(toks: string[], sink: FeatureSink, withNames: boolean)
     if (hit) {
       occs.push({ occ: hit[0], gender: OCCUPATION_GENDER.get(hit[0])! });
       i += hit[1] - 1;
+    }
+  }
+}
+
+// ---- group context ----------------------------------------------------------------------------------
+
+// Words that name (or stand for) a group of people. The group-context block pairs what is said around such a
+// word with an abstract "G" instead of the word itself, so "G usually lack", "G tend to", "prefer G" or
+// "G … struggle" learned from one group carry to every other group: the generalisation a bag of words lacks.
+// Membership is all that matters here; what counts as a finding stays with the rule detectors.
+const GROUP_WORDS = new Set(
+  ('women woman men man girls boys girl boy mothers mother mums mum moms mom dads fathers wives wife husbands husband ' +
+    'female females male males ladies lady guys gentlemen grandma grandmas grandmother ' +
+    'older elderly old young younger youngsters millennials boomers seniors pensioners retirees teenagers teens ' +
+    'immigrants immigrant foreigners foreign migrants migrant refugees refugee asylum expats ' +
+    'black blacks hispanic hispanics latino latinos latina latinas asian asians african africans arab arabs roma gypsies travellers ' +
+    'indian indians chinese nigerian nigerians mexican mexicans filipino filipinos filipinas polish romanian romanians ' +
+    'pakistani pakistanis bangladeshi somali syrian syrians eastern ethnic minority minorities ' +
+    'muslim muslims islamic christian christians jewish jews hindu hindus sikh sikhs catholic catholics atheists religious hijab ' +
+    'disabled disability autistic autism adhd dyslexic dyslexia blind deaf wheelchair neurodivergent stammer mental ' +
+    'gay gays lesbian lesbians trans transgender lgbt lgbtq queer bisexual ' +
+    'poor lowincome lowerincome benefits welfare estate estates workingclass ghetto ' +
+    'overweight fat obese').split(' '),
+);
+// Small words that carry no signal between a group word and its predicate.
+const GROUP_SKIP = new Set(['the', 'a', 'an', 'of', 'and', 'or', 'our', 'your', 'their', 'these', 'those', 'people', 'who']);
+
+function groupFeatures(toks: string[], wh: number[], window: number, sink: FeatureSink, withNames: boolean): void {
+  for (let i = 0; i < toks.length; i++) {
+    if (!GROUP_WORDS.has(toks[i]!)) continue;
+    const emit = (key: number, name: () => string): void => sink(5, combine(NS_GRP, key), withNames ? name() : undefined);
+    // what comes right before the group: "prefer G", "like most G", "for G"
+    if (i > 0) emit(combine(1, wh[i - 1]!), () => `${toks[i - 1]} G`);
+    if (i > 1) emit(combine(combine(2, wh[i - 2]!), wh[i - 1]!), () => `${toks[i - 2]} ${toks[i - 1]} G`);
+    // the predicate: each later word in the window, and the first two content words after the group as a bigram
+    let seen = 0;
+    let first = -1;
+    for (let j = i + 1; j < toks.length && seen < window; j++) {
+      if (GROUP_SKIP.has(toks[j]!) || GROUP_WORDS.has(toks[j]!)) continue;
+      seen++;
+      emit(combine(3, wh[j]!), () => `G … ${toks[j]}`);
+      if (first < 0) first = j;
+      else if (seen === 2) emit(combine(combine(4, wh[first]!), wh[j]!), () => `G ${toks[first]} ${toks[j]}`);
     }
   }
 }

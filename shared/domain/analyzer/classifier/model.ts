@@ -1,6 +1,6 @@
 // Linear model over hashed features: P(biased) = sigmoid(bias + w·x). Weights are stored quantised to
 // int8 (one shared scale) and base64-encoded in weights.json (decision record 020).
-import { blockValue, DEFAULT_FEATURE_CONFIG, walkFeatures, type Block, type FeatureConfig, type Features } from './features';
+import { blockValue, DEFAULT_FEATURE_CONFIG, N_BLOCKS, walkFeatures, type Block, type FeatureConfig, type Features } from './features';
 
 export interface WeightsFile {
   format: 'bias-monitor/linear-hashed/v1';
@@ -48,8 +48,8 @@ export interface BlockSums {
 }
 
 export function blockSums(model: LinearModel, text: string): BlockSums {
-  const sums = [0, 0, 0, 0, 0];
-  const counts = [0, 0, 0, 0, 0];
+  const sums = new Array<number>(N_BLOCKS).fill(0);
+  const counts = new Array<number>(N_BLOCKS).fill(0);
   const mask = (1 << model.features.hashBits) - 1;
   const w = model.w;
   walkFeatures(text, model.features, (b, h) => {
@@ -62,17 +62,17 @@ export function blockSums(model: LinearModel, text: string): BlockSums {
 
 export function logitOfSums(model: LinearModel, s: BlockSums): number {
   let z = 0;
-  for (let b = 0; b < 5; b++) if (s.counts[b]) z += s.sums[b]! * blockValue(model.features, b as Block, s.counts[b]!);
+  for (let b = 0; b < N_BLOCKS; b++) if (s.counts[b]) z += s.sums[b]! * blockValue(model.features, b as Block, s.counts[b]!);
   return model.bias + z * model.scale;
 }
 
 /** Scores each part and the concatenation of the parts in one feature walk per part. Equal to scoring the
  * joined text when every part ends at a classifier sentence boundary (see sentenceTokens). */
 export function scoreParts(model: LinearModel, parts: readonly string[]): { parts: number[]; whole: number } {
-  const total: BlockSums = { sums: [0, 0, 0, 0, 0], counts: [0, 0, 0, 0, 0] };
+  const total: BlockSums = { sums: new Array<number>(N_BLOCKS).fill(0), counts: new Array<number>(N_BLOCKS).fill(0) };
   const scores = parts.map((t) => {
     const s = blockSums(model, t);
-    for (let b = 0; b < 5; b++) {
+    for (let b = 0; b < N_BLOCKS; b++) {
       total.sums[b]! += s.sums[b]!;
       total.counts[b]! += s.counts[b]!;
     }
@@ -118,7 +118,7 @@ export function decodeWeights(file: WeightsFile): LinearModel {
   const dim = 1 << file.features.hashBits;
   if (bytes.length !== dim) throw new Error(`weights length ${bytes.length} != 2^${file.features.hashBits}`);
   const w = new Int8Array(bytes.buffer, bytes.byteOffset, bytes.length);
-  return { version: file.version, features: { ...DEFAULT_FEATURE_CONFIG, ...file.features }, bias: file.bias, w, scale: file.scale };
+  return { version: file.version, features: { ...DEFAULT_FEATURE_CONFIG, group: 0, ...file.features }, bias: file.bias, w, scale: file.scale };
 }
 
 export function encodeWeights(

@@ -1,138 +1,32 @@
-# Production environment: warm HTTP instances, point-in-time recovery, deletion protection. See docs/DEPLOY.md.
+# Production environment: one warm instance per HTTP function, Firestore point-in-time recovery, deletion
+# protection. The system itself is modules/bias_monitor; only what makes this environment prod is here.
+# See docs/DEPLOY.md.
 
 provider "google" {
   project = var.project_id
   region  = var.region
 }
 
-locals {
-  labels = merge(var.labels, { app = "bias-monitor", environment = "prod" })
-  services = [
-    "artifactregistry.googleapis.com",
-    "bigquery.googleapis.com",
-    "cloudbuild.googleapis.com",
-    "cloudfunctions.googleapis.com",
-    "cloudscheduler.googleapis.com",
-    "firestore.googleapis.com",
-    "iam.googleapis.com",
-    "logging.googleapis.com",
-    "pubsub.googleapis.com",
-    "run.googleapis.com",
-    "secretmanager.googleapis.com",
-  ]
-}
+module "bias_monitor" {
+  source = "../../modules/bias_monitor"
 
-resource "google_project_service" "service" {
-  for_each = toset(local.services)
+  project_id    = var.project_id
+  region        = var.region
+  auth_jwks_url = var.auth_jwks_url
+  auth_issuer   = var.auth_issuer
 
-  project            = var.project_id
-  service            = each.value
-  disable_on_destroy = false
-}
-
-module "topology" {
-  source = "../../modules/topology"
-}
-
-module "secrets" {
-  source = "../../modules/secrets"
-
-  project_id  = var.project_id
-  name_prefix = var.name_prefix
-  labels      = local.labels
-
-  depends_on = [google_project_service.service]
-}
-
-module "pubsub" {
-  source = "../../modules/pubsub"
-
-  project_id         = var.project_id
-  topics             = module.topology.topics
-  dead_letter_topics = module.topology.dead_letter_topics
-  labels             = local.labels
-
-  depends_on = [google_project_service.service]
-}
-
-module "firestore" {
-  source = "../../modules/firestore"
-
-  project_id             = var.project_id
-  location_id            = var.firestore_location
-  create_database        = var.create_firestore_database
-  point_in_time_recovery = true
-  deletion_protection    = var.deletion_protection
-  indexes                = module.topology.firestore_indexes
-  ttl_fields             = module.topology.firestore_ttl_fields
-
-  depends_on = [google_project_service.service]
-}
-
-module "bigquery" {
-  source = "../../modules/bigquery"
-
-  project_id            = var.project_id
-  dataset_id            = var.bigquery_dataset
-  location              = var.bigquery_location
-  deletion_protection   = var.deletion_protection
-  audit_stream_topic_id = module.pubsub.topic_ids["bias.audit.stream"]
-  labels                = local.labels
-
-  depends_on = [google_project_service.service]
-}
-
-module "iam" {
-  source = "../../modules/iam"
-
-  project_id           = var.project_id
-  functions            = module.topology.functions
-  topic_names          = module.pubsub.topic_names
-  secret_ids           = module.secrets.secret_ids
-  dataset_id           = module.bigquery.dataset_id
-  pubsub_service_agent = module.pubsub.pubsub_service_agent
-}
-
-module "functions" {
-  source = "../../modules/functions"
-
-  project_id             = var.project_id
-  region                 = var.region
-  name_prefix            = var.name_prefix
-  functions              = module.topology.functions
-  build_dir              = abspath("${path.root}/${var.build_dir}")
-  service_accounts       = module.iam.function_service_accounts
-  function_secrets       = module.iam.function_secrets
-  secret_ids             = module.secrets.secret_ids
-  topic_ids              = module.pubsub.topic_ids
-  pusher_service_account = module.iam.pusher_service_account
-  pubsub_service_agent   = module.pubsub.pubsub_service_agent
-  http_invokers          = var.http_invokers
-  max_instances          = var.max_instances
+  environment_name       = "prod"
+  name_prefix            = ""
+  log_level              = "INFO"
+  max_instances          = 50
   min_http_instances     = 1
-  max_delivery_attempts  = var.max_delivery_attempts
+  schedules_paused       = false
+  deletion_protection    = true
+  point_in_time_recovery = true
   force_destroy_sources  = false
-  labels                 = local.labels
-  environment = {
-    LOG_LEVEL         = var.log_level
-    WAREHOUSE         = "bigquery"
-    BIGQUERY_DATASET  = module.bigquery.dataset_id
-    BIGQUERY_LOCATION = var.bigquery_location
-    AUTH_JWKS_URL     = var.auth_jwks_url
-    AUTH_ISSUER       = var.auth_issuer
-    AUTH_AUDIENCE     = var.auth_audience
-  }
 }
 
-module "scheduler" {
-  source = "../../modules/scheduler"
-
-  project_id  = var.project_id
-  region      = var.region
-  name_prefix = var.name_prefix
-  schedules   = module.topology.schedules
-  topic_ids   = module.pubsub.topic_ids
-  paused      = var.schedules_paused
-
-  depends_on = [module.functions]
+output "bias_monitor" {
+  description = "function_urls, scheduler_jobs, secret_ids and bigquery_tables (terraform output -json bias_monitor)."
+  value       = module.bias_monitor
 }

@@ -1,14 +1,10 @@
 terraform {
   required_version = ">= 1.6"
 
+  # Provider versions are constrained by the modules that use them (modules/*/versions.tf).
   required_providers {
     google = {
-      source  = "hashicorp/google"
-      version = ">= 6.10, < 8.0"
-    }
-    archive = {
-      source  = "hashicorp/archive"
-      version = ">= 2.4, < 3.0"
+      source = "hashicorp/google"
     }
   }
 

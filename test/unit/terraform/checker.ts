@@ -251,7 +251,7 @@ function checkModuleCalls(model: TfModel): string[] {
         if (decl && !('default' in decl) && !args.includes(v)) problems.push(`${dir}: module ${name} does not pass ${v}, which ${targetDir} requires`);
       }
     }
-    const { moved: _addresses, ...blocks } = m;
+    const { moved: _movedAddresses, ...blocks } = m;
     for (const e of new Set(expressions(blocks))) {
       for (const [, v] of e.matchAll(/(?<![\w.])var\.([A-Za-z_][\w-]*)/g)) {
         if (!m.variable[v!]) problems.push(`${dir}: var.${v} is not declared`);

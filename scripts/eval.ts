@@ -121,7 +121,7 @@ async function main() {
     const uncal = createAnalyzerSync({ classifier, calibration: { ...currentCalibration(), a: 1, b: 0 } });
     const dev = score(uncal, fixtures.filter((f) => f.split === 'dev'));
     const { a, b } = fitPlatt(dev.map((r) => r.raw), dev.map((r) => (r.f.label === 'biased' ? 1 : 0)));
-    const next: Calibration = { ...currentCalibration(), a: round(a), b: round(b), fitted_on: 'test/fixtures/enterprise dev split (Platt scaling on logit of the fused score, decision record 013)', n: dev.length };
+    const next: Calibration = { ...currentCalibration(), a: round(a), b: round(b), fitted_on: 'test/fixtures/enterprise dev split (Platt scaling on logit of the rule-evidence raw score, decision record 011)', n: dev.length };
     writeFileSync(join(root, 'shared/domain/analyzer/calibration.json'), `${JSON.stringify(next, null, 2)}\n`);
     console.log(`calibration written: a=${next.a} b=${next.b} (n=${dev.length} dev fixtures)`);
     // the fused ranking score's own Platt scaling (decision record 013), same dev split

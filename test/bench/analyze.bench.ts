@@ -1,4 +1,4 @@
-// npm run bench:analyze [-- --runs 5 --iterations 200 --http-seconds 10 --http-runs 3 --concurrency 16 --instances 1 --no-http]
+// npm run bench:analyze [-- --runs 5 --iterations 200 --http-seconds 10 --http-runs 3 --warmup-seconds 10 --concurrency 16 --instances 1 --no-http]
 // 1) In-process: p50/p95 ms per response at 1 KB, 2 KB and 4 KB (single thread = one core), median over runs.
 //    Texts are cut from the enterprise fixtures (biased and clean answers mixed), so the detectors do real work.
 //    Baseline for the HTTP figures: CPU ms per analysis of exactly the 2 KB bodies the HTTP clients send.
@@ -25,6 +25,7 @@ const { values } = parseArgs({
     iterations: { type: 'string', default: '200' },
     'http-seconds': { type: 'string', default: '10' },
     'http-runs': { type: 'string', default: '3' },
+    'warmup-seconds': { type: 'string', default: '10' },
     concurrency: { type: 'string', default: '16' },
     instances: { type: 'string', default: '1' },
     'no-http': { type: 'boolean', default: false },
@@ -236,7 +237,7 @@ async function waitForHttp(url: URL, timeoutMs: number) {
   }
 }
 
-async function httpBench(seconds: number, httpRuns: number, concurrency: number, instances: number): Promise<Record<string, unknown>> {
+async function httpBench(seconds: number, httpRuns: number, warmupSeconds: number, concurrency: number, instances: number): Promise<Record<string, unknown>> {
   const { startStack } = await import('../../scripts/lib/stack');
   const { freeOffset } = await import('../../scripts/lib/emulators');
   const { devSecrets } = await import('../../scripts/lib/dev-secrets');
@@ -290,6 +291,11 @@ async function httpBench(seconds: number, httpRuns: number, concurrency: number,
       const report = (await res.json()) as { bias_detected?: unknown };
       if (res.status !== 200 || typeof report.bias_detected !== 'boolean') throw new Error(`warm-up request failed with HTTP ${res.status}`);
     }
+    // Load until the JIT has settled: the first seconds of load still compile (on V8's helper threads), which
+    // inflates CPU per request by up to 2x. Not measured.
+    const targets = urls.map((u) => ({ host: u.hostname, port: Number(u.port) }));
+    const warm = await runGenerator({ targets, seconds: warmupSeconds, concurrency, maxRequests: 50_000, requests });
+    if (warm.failed) throw new Error(`warm-up load had ${warm.failed} failed requests: ${JSON.stringify(warm.statuses)}`);
     const results: RunResult[] = [];
     for (let r = 0; r < httpRuns; r++) {
       const load = loadavg()[0]!;
@@ -297,7 +303,7 @@ async function httpBench(seconds: number, httpRuns: number, concurrency: number,
       const baselineCpuMs = inProcessCpuMsPerAnalysis();
       const serverCpu = () => serverPids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
       const cpu0 = serverCpu();
-      const g = await runGenerator({ targets: urls.map((u) => ({ host: u.hostname, port: Number(u.port) })), seconds, concurrency, maxRequests: 50_000, requests });
+      const g = await runGenerator({ targets, seconds, concurrency, maxRequests: 50_000, requests });
       const serverCpuMs = serverCpu() - cpu0;
       const rps = g.ok / (g.elapsedMs / 1000);
       results.push({
@@ -323,6 +329,7 @@ async function httpBench(seconds: number, httpRuns: number, concurrency: number,
       body_bytes: 2048,
       concurrency,
       instances,
+      warmup_seconds: warmupSeconds,
       runs: results,
       median_requests_per_s: med('requests_per_s'),
       median_in_process_cpu_ms_per_analysis: baselineCpuMs,
@@ -351,7 +358,7 @@ async function httpBench(seconds: number, httpRuns: number, concurrency: number,
 }
 
 let http: Record<string, unknown> = { skipped: true };
-if (!values['no-http']) http = await httpBench(Number(values['http-seconds']), Number(values['http-runs']), Number(values.concurrency), Number(values.instances));
+if (!values['no-http']) http = await httpBench(Number(values['http-seconds']), Number(values['http-runs']), Number(values['warmup-seconds']), Number(values.concurrency), Number(values.instances));
 
 console.log(
   JSON.stringify(

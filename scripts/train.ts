@@ -1,4 +1,5 @@
 // npm run train -- [--data DIR] [--out FILE] [--fixtures DIR] [--include-stereoset] [--seed N] [--no-select]
+//                   [--fixture-splits train,dev] [--holdout-fold K/N] [--hyper JSON] [--embeddings DIR | --no-embeddings]
 //
 // Trains the learned bias classifier (decision record 020) on the TRAIN splits only of ToxiGen, RedditBias,
 // BBQ (ambiguous contexts), WinoBias, optionally StereoSet (CC BY-SA 4.0, off by default), and the project's
@@ -13,6 +14,8 @@ import { DEFAULT_FEATURE_CONFIG, extractFeatures, type FeatureConfig } from '../
 import { metricsSummary } from '../shared/domain/analyzer/classifier/metrics';
 import { decodeWeights, dot, encodeWeights, scoreWith, sigmoid } from '../shared/domain/analyzer/classifier/model';
 import { trainLinear, type PairExample, type PointExample } from '../shared/domain/analyzer/classifier/trainer';
+import { fixtureFold, parseFold } from './lib/crossfit';
+import { DEFAULT_EMBEDDINGS_DIR, denseFeatures, foldEmbeddings, loadEmbeddings } from './lib/embeddings';
 import {
   bbqAnswerTexts,
   defaultDataDir,
@@ -43,6 +46,15 @@ const { values: args } = parseArgs({
     'source-weights': { type: 'string' },
     /** also train on RedditBias's whole comments with their comment-level labels */
     'reddit-comments': { type: 'boolean', default: false },
+    /** which fixture splits to train on (never test): the committed model uses train and dev (decision record 015) */
+    'fixture-splits': { type: 'string', default: 'train,dev' },
+    /** cross-fitting: leave out fixture fold K of N (fixtureFold in scripts/lib/crossfit.ts) */
+    'holdout-fold': { type: 'string' },
+    /** fixed hyper-parameters {"lr","epochs","l2","redditbias_w"}: skips the selection grid (cross-fitting) */
+    hyper: { type: 'string' },
+    /** word embeddings for the training-time dense blocks (scripts/fetch-embeddings.ts writes them) */
+    embeddings: { type: 'string', default: DEFAULT_EMBEDDINGS_DIR },
+    'no-embeddings': { type: 'boolean', default: false },
   },
 });
 
@@ -52,6 +64,14 @@ const fixturesDir = resolve(args.fixtures ?? 'test/fixtures/enterprise');
 const includeStereoset = args['include-stereoset'] ?? false;
 const seed = Number(args.seed);
 const useComments = args['reddit-comments'] ?? false;
+const fixtureSplits = new Set(args['fixture-splits']!.split(',').map((x) => x.trim()));
+if (fixtureSplits.has('test') || fixtureSplits.has('challenge')) throw new Error('train: test and challenge items are never trained on');
+const holdout = args['holdout-fold'] ? parseFold(args['holdout-fold']) : null;
+const embeddings = args['no-embeddings'] ? null : loadEmbeddings(args.embeddings);
+if (!embeddings && !args['no-embeddings']) {
+  console.error(`train: no word embeddings under ${args.embeddings} (run npm run fetch:embeddings, or pass --no-embeddings); stopping`);
+  process.exit(2);
+}
 
 /** One training item before feature extraction. `key` groups related items for the dev split. */
 interface RawPoint { source: string; key: string; text: string; y: 0 | 1 }
@@ -184,7 +204,8 @@ function loadFixtures(dir: string): RawPoint[] {
     for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
       if (!line.trim()) continue;
       const r = JSON.parse(line) as Record<string, unknown>;
-      if (r.split !== 'train') continue;
+      if (typeof r.split !== 'string' || !fixtureSplits.has(r.split)) continue;
+      if (holdout && fixtureFold(String(r.id), holdout.n) === holdout.k) continue;
       const text = (r.llm_response ?? r.text ?? r.response) as string | undefined;
       const label = r.biased ?? r.label ?? r.expected_biased;
       const y = label === true || label === 'biased' || label === 1 ? 1 : label === false || label === 'unbiased' || label === 0 ? 0 : undefined;
@@ -240,13 +261,18 @@ function build(h: Hyper, excludeDev: boolean): { P: PointExample[]; Q: PairExamp
   return { P, Q };
 }
 
+function modelDim(cfg: FeatureConfig): number {
+  return (1 << cfg.hashBits) + (embeddings ? 2 * embeddings.dim : 0);
+}
+
 const featCache = new Map<string, ReturnType<typeof extractFeatures>>();
 function feats(text: string, cfg: FeatureConfig): ReturnType<typeof extractFeatures> {
   const k = `${JSON.stringify(cfg)}\u0000${text}`;
   let f = featCache.get(k);
   if (!f) {
     const raw = extractFeatures(text, cfg);
-    f = { idx: Int32Array.from(raw.idx), val: Float32Array.from(raw.val) };
+    const dense = embeddings ? denseFeatures(text, cfg, embeddings, 1 << cfg.hashBits) : { idx: [], val: [] };
+    f = { idx: Int32Array.from([...Array.from(raw.idx), ...Array.from(dense.idx)]), val: Float32Array.from([...Array.from(raw.val), ...Array.from(dense.val)]) };
     featCache.set(k, f);
   }
   return f;
@@ -293,7 +319,10 @@ function fmt(m: Record<string, number>): string {
 const featureConfig: FeatureConfig = { ...DEFAULT_FEATURE_CONFIG, ...(args.features ? (JSON.parse(args.features) as Partial<FeatureConfig>) : {}) };
 const base: Hyper = { l2: 1e-5, epochs: 4, lr: 0.1, sourceWeights: BASE_SOURCE_WEIGHTS, features: featureConfig };
 const grid: Hyper[] = [];
-if (args['no-select']) grid.push(base);
+if (args.hyper) {
+  const h = JSON.parse(args.hyper) as { lr?: number; epochs?: number; l2?: number; redditbias_w?: number };
+  grid.push({ ...base, lr: h.lr ?? base.lr, epochs: h.epochs ?? base.epochs, l2: h.l2 ?? base.l2, sourceWeights: { ...BASE_SOURCE_WEIGHTS, redditbias: h.redditbias_w ?? 1 } });
+} else if (args['no-select']) grid.push(base);
 else {
   for (const rb of [1, 2]) {
     for (const lr of [0.05, 0.1, 0.2]) {
@@ -311,31 +340,38 @@ if (grid.length > 1) {
   for (const h of grid) {
     const t0 = Date.now();
     const { P, Q } = build(h, true);
-    const model = trainLinear(P, Q, { dim: 1 << h.features.hashBits, epochs: h.epochs, lr: h.lr, l2: h.l2, seed });
+    const model = trainLinear(P, Q, { dim: modelDim(h.features), epochs: h.epochs, lr: h.lr, l2: h.l2, seed });
     const m = devMetrics(model, h.features);
     console.log(`dev redditbias_w=${h.sourceWeights.redditbias} epochs=${h.epochs} lr=${h.lr} (${Date.now() - t0} ms): ${fmt(m)}`);
     const guarded = Object.entries(DEV_GUARDS).every(([k, min]) => (m[k] ?? 1) >= min);
     if (!best || (guarded && !best.guarded) || (guarded === best.guarded && m.mean! > best.m.mean!)) best = { h, m, guarded };
   }
-} else best = { h: base, m: {}, guarded: true };
+} else best = { h: grid[0]!, m: {}, guarded: true };
 
 const chosen = best!.h;
 console.log(`train: chosen ${JSON.stringify({ l2: chosen.l2, epochs: chosen.epochs, lr: chosen.lr, redditbias_w: chosen.sourceWeights.redditbias })}; training on all train data`);
 const { P, Q } = build(chosen, false);
-const model = trainLinear(P, Q, { dim: 1 << chosen.features.hashBits, epochs: chosen.epochs, lr: chosen.lr, l2: chosen.l2, seed });
+const model = trainLinear(P, Q, { dim: modelDim(chosen.features), epochs: chosen.epochs, lr: chosen.lr, l2: chosen.l2, seed });
+// The dense embedding weights become per-word hashed weights; the committed model has no dense part.
+const hashed = new Float64Array(model.w.subarray(0, 1 << chosen.features.hashBits));
+const folded = embeddings ? foldEmbeddings(Float64Array.from(model.w), chosen.features, embeddings, 1 << chosen.features.hashBits) : null;
+if (folded) hashed.set(folded.w.subarray(0, 1 << chosen.features.hashBits));
 
 const training = {
+  ...(embeddings ? { embeddings: { source: embeddings.source, words: embeddings.words.length, dim: embeddings.dim, folded_words: folded!.words } } : { embeddings: null }),
   trained_at_commit_of_data: dataDir.endsWith('shared/data') ? '../shared/data' : dataDir,
   sources: counts,
   include_stereoset: includeStereoset,
   excluded: ['crows_pairs (authors forbid training)', 'every test split', ...(includeStereoset ? [] : ['stereoset (CC BY-SA 4.0)'])],
   dev_split: '15% of train by grouping key: sha256("dev|" + key) % 100 < 15',
   seed,
+  fixture_splits: [...fixtureSplits],
+  ...(holdout ? { holdout_fold: `${holdout.k}/${holdout.n}` } : {}),
   hyper: { l2: chosen.l2, epochs: chosen.epochs, lr: chosen.lr, source_weights: chosen.sourceWeights },
   dev_metrics: best!.m,
   dev_guards: DEV_GUARDS,
 };
-const draft = encodeWeights({ version: '', features: chosen.features, bias: model.bias, w: model.w }, training);
+const draft = encodeWeights({ version: '', features: chosen.features, bias: model.bias, w: hashed }, training);
 const digest = createHash('sha256').update(draft.weights).update(String(draft.bias)).update(String(draft.scale)).digest('hex');
 const version = `lr-hashed-${digest.slice(0, 12)}`;
 const file = { ...draft, version };

@@ -1,0 +1,75 @@
+// npm run crossfit -- [--data DIR] [--folds N] [--jobs J]
+// Cross-fitting (decision record 015). Trains the classifier N times with the committed model's hyper-parameters,
+// each time leaving out one fold of the pooled fixtures (enterprise train + dev), and scores every pooled item
+// with the model that never saw it. Writes the out-of-fold detector features to .cache/crossfit/oof.json, from
+// which `npm run eval -- --fit-decision` fits the decision stacker and its calibration.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createAnalyzerSync } from '../shared/domain/analyzer';
+import { classifierFromModel } from '../shared/domain/analyzer/classifier';
+import { decodeWeights, type WeightsFile } from '../shared/domain/analyzer/classifier/model';
+import weightsJson from '../shared/domain/analyzer/classifier/weights.json' with { type: 'json' };
+import { FUSION_FEATURES } from '../shared/domain/analyzer/report';
+import { CROSSFIT_FOLDS, fixtureFold } from './lib/crossfit';
+import { fusionRow } from './lib/eval-fusion';
+import { loadFixtures } from './lib/fixtures';
+
+export interface OofRow {
+  id: string;
+  split: string;
+  fold: number;
+  label: 'biased' | 'unbiased';
+  hard_negative: boolean;
+  x: number[];
+}
+
+const { values } = parseArgs({
+  options: {
+    data: { type: 'string' },
+    folds: { type: 'string', default: String(CROSSFIT_FOLDS) },
+    jobs: { type: 'string', default: '2' },
+    fixtures: { type: 'string', default: 'test/fixtures/enterprise' },
+    /** extra arguments for every fold's scripts/train.ts run, e.g. '--no-embeddings' (experiments) */
+    'train-args': { type: 'string', default: '' },
+    out: { type: 'string', default: 'oof.json' },
+  },
+});
+const folds = Number(values.folds);
+const dir = resolve('.cache/crossfit');
+mkdirSync(dir, { recursive: true });
+const training = (weightsJson as unknown as { training?: { hyper?: { lr: number; epochs: number; l2: number; source_weights?: Record<string, number> }; fixture_splits?: string[] } }).training;
+const h = training?.hyper;
+if (!h) throw new Error('crossfit: the committed weights carry no training.hyper; run npm run train first');
+const splits = training?.fixture_splits ?? ['train'];
+const hyper = JSON.stringify({ lr: h.lr, epochs: h.epochs, l2: h.l2, redditbias_w: h.source_weights?.redditbias ?? 1 });
+
+function trainFold(k: number): Promise<void> {
+  const args = ['tsx', 'scripts/train.ts', '--hyper', hyper, '--holdout-fold', `${k}/${folds}`, '--fixture-splits', splits.join(','), '--out', join(dir, `fold-${k}.json`), ...(values.data ? ['--data', values.data] : []), ...values['train-args']!.split(' ').filter(Boolean)];
+  return new Promise((ok, fail) => {
+    const child = spawn('npx', args, { stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('exit', (code) => (code === 0 ? ok() : fail(new Error(`train fold ${k} exited ${code}`))));
+  });
+}
+
+const t0 = Date.now();
+const queue = Array.from({ length: folds }, (_, k) => k);
+await Promise.all(Array.from({ length: Number(values.jobs) }, async () => {
+  for (let k = queue.shift(); k !== undefined; k = queue.shift()) await trainFold(k);
+}));
+console.log(`crossfit: trained ${folds} fold models (${splits.join('+')} fixtures, hyper ${hyper}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+
+const zero = { method: 'logistic-stacker' as const, features: [...FUSION_FEATURES], weights: FUSION_FEATURES.map(() => 0), bias: 0, fitted_on: '' };
+const pool = loadFixtures(resolve(values.fixtures!)).filter((f) => splits.includes(f.split));
+const rows: OofRow[] = [];
+for (let k = 0; k < folds; k++) {
+  const model = decodeWeights(JSON.parse(readFileSync(join(dir, `fold-${k}.json`), 'utf8')) as WeightsFile);
+  const analyzer = createAnalyzerSync({ classifier: classifierFromModel(model), fusion: zero });
+  for (const f of pool) {
+    if (fixtureFold(f.id, folds) !== k) continue;
+    rows.push({ id: f.id, split: f.split, fold: k, label: f.label, hard_negative: f.hard_negative, x: fusionRow(analyzer, f.llm_response, f.original_query) });
+  }
+}
+writeFileSync(join(dir, values.out!), JSON.stringify({ features: FUSION_FEATURES, folds, hyper: JSON.parse(hyper), classifier: (weightsJson as { version: string }).version, rows }));
+console.log(`crossfit: ${rows.length} out-of-fold rows written to ${join(dir, values.out!)}`);

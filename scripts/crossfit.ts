@@ -34,6 +34,8 @@ const { values } = parseArgs({
     /** extra arguments for every fold's scripts/train.ts run, e.g. '--no-embeddings' (experiments) */
     'train-args': { type: 'string', default: '' },
     out: { type: 'string', default: 'oof.json' },
+    /** pooled fixture splits; default: the splits the committed weights were trained on */
+    'fixture-splits': { type: 'string' },
   },
 });
 const folds = Number(values.folds);
@@ -42,7 +44,7 @@ mkdirSync(dir, { recursive: true });
 const training = (weightsJson as unknown as { training?: { hyper?: { lr: number; epochs: number; l2: number; source_weights?: Record<string, number> }; fixture_splits?: string[] } }).training;
 const h = training?.hyper;
 if (!h) throw new Error('crossfit: the committed weights carry no training.hyper; run npm run train first');
-const splits = training?.fixture_splits ?? ['train'];
+const splits = values['fixture-splits']?.split(',') ?? training?.fixture_splits ?? ['train'];
 const hyper = JSON.stringify({ lr: h.lr, epochs: h.epochs, l2: h.l2, redditbias_w: h.source_weights?.redditbias ?? 1 });
 
 function trainFold(k: number): Promise<void> {

@@ -1,8 +1,8 @@
 // npm run crossfit -- [--data DIR] [--folds N] [--jobs J]
 // Cross-fitting (decision record 015). Trains the classifier N times with the committed model's hyper-parameters,
-// each time leaving out one fold of the pooled fixtures (enterprise train + dev), and scores every pooled item
-// with the model that never saw it. Writes the out-of-fold detector features to .cache/crossfit/oof.json, from
-// which `npm run eval -- --fit-decision` fits the decision stacker and its calibration.
+// each time leaving out one fold of its training items (every source, by grouping key), and scores every pooled
+// enterprise fixture (train + dev) and every ToxiGen / RedditBias train sentence with the model that never saw it. Writes the out-of-fold decision features to .cache/crossfit/oof.json, from
+// which `npm run eval -- --fit-decision` fits the decision model (scripts/lib/decision-fit.ts).
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -11,19 +11,10 @@ import { createAnalyzerSync } from '../shared/domain/analyzer';
 import { classifierFromModel } from '../shared/domain/analyzer/classifier';
 import { decodeWeights, type WeightsFile } from '../shared/domain/analyzer/classifier/model';
 import weightsJson from '../shared/domain/analyzer/classifier/weights.json' with { type: 'json' };
-import { FUSION_FEATURES } from '../shared/domain/analyzer/report';
-import { CROSSFIT_FOLDS, fixtureFold } from './lib/crossfit';
-import { fusionRow } from './lib/eval-fusion';
+import { CROSSFIT_FOLDS, fixtureKey, foldOf, publicTrainRows } from './lib/crossfit';
+import { defaultDataDir } from './lib/datasets';
+import { decisionRow, type DecisionRow } from './lib/decision-fit';
 import { loadFixtures } from './lib/fixtures';
-
-export interface OofRow {
-  id: string;
-  split: string;
-  fold: number;
-  label: 'biased' | 'unbiased';
-  hard_negative: boolean;
-  x: number[];
-}
 
 const { values } = parseArgs({
   options: {
@@ -62,16 +53,20 @@ await Promise.all(Array.from({ length: Number(values.jobs) }, async () => {
 }));
 console.log(`crossfit: trained ${folds} fold models (${splits.join('+')} fixtures, hyper ${hyper}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
-const zero = { method: 'logistic-stacker' as const, features: [...FUSION_FEATURES], weights: FUSION_FEATURES.map(() => 0), bias: 0, fitted_on: '' };
 const pool = loadFixtures(resolve(values.fixtures!)).filter((f) => splits.includes(f.split));
-const rows: OofRow[] = [];
+const publicRows = publicTrainRows(resolve(values.data ?? defaultDataDir()));
+const rows: DecisionRow[] = [];
 for (let k = 0; k < folds; k++) {
   const model = decodeWeights(JSON.parse(readFileSync(join(dir, `fold-${k}.json`), 'utf8')) as WeightsFile);
-  const analyzer = createAnalyzerSync({ classifier: classifierFromModel(model), fusion: zero });
+  const analyzer = createAnalyzerSync({ classifier: classifierFromModel(model) });
   for (const f of pool) {
-    if (fixtureFold(f.id, folds) !== k) continue;
-    rows.push({ id: f.id, split: f.split, fold: k, label: f.label, hard_negative: f.hard_negative, x: fusionRow(analyzer, f.llm_response, f.original_query) });
+    if (foldOf(fixtureKey(f.id), folds) !== k) continue;
+    rows.push({ id: f.id, source: 'fixtures', fold: k, y: f.label === 'biased' ? 1 : 0, hard_negative: f.hard_negative, x: decisionRow(analyzer, f.llm_response, f.original_query) });
+  }
+  for (const r of publicRows) {
+    if (foldOf(r.key, folds) !== k) continue;
+    rows.push({ id: r.key, source: r.source, fold: k, y: r.y, hard_negative: false, x: decisionRow(analyzer, r.text, '') });
   }
 }
-writeFileSync(join(dir, values.out!), JSON.stringify({ features: FUSION_FEATURES, folds, hyper: JSON.parse(hyper), classifier: (weightsJson as { version: string }).version, rows }));
+writeFileSync(join(dir, values.out!), JSON.stringify({ folds, splits, hyper: JSON.parse(hyper), classifier: (weightsJson as { version: string }).version, rows }));
 console.log(`crossfit: ${rows.length} out-of-fold rows written to ${join(dir, values.out!)}`);

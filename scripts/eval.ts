@@ -1,20 +1,19 @@
-// npm run eval [-- --data DIR] [--only fixtures|public] [--errors train|dev|dev-variants] [--calibrate] [--fit-fusion] [--challenge DIR]
+// npm run eval [-- --data DIR] [--only fixtures|public] [--errors train|dev|dev-variants] [--fit-decision] [--challenge DIR]
 // [--no-challenge] [--dev-variants DIR]
-// Evaluates the analyzer on the project's enterprise fixtures (train/dev/test splits) and, through the
-// classifier work's scripts/lib/eval-public.ts, on the public datasets' test splits. Figures go to
-// docs/EVALUATION.md. `--calibrate` refits the Platt scaling on the fixture DEV split and writes
-// shared/domain/analyzer/calibration.json (decision record 011).
+// Evaluates the analyzer on the project's enterprise fixtures (train/dev/test splits), the dev-variants set, the
+// held-out challenge sets and, through scripts/lib/eval-public.ts, the public datasets' test splits. Figures go to
+// docs/EVALUATION.md. `--fit-decision` fits the decision model on `npm run crossfit`'s out-of-fold rows and writes
+// shared/domain/analyzer/decision.json (decision record 015).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createAnalyzerSync, type Analyzer } from '../shared/domain/analyzer';
 import { loadDefaultClassifier } from '../shared/domain/analyzer/default-classifier';
-import { FUSION_FEATURES, type Calibration, type Fusion } from '../shared/domain/analyzer/report';
-import { fitLogistic, fusionRow, publicTrainRows, toFusion, type FusionRow } from './lib/eval-fusion';
+import { fitDecision, type DecisionRow } from './lib/decision-fit';
 import { TAXONOMY_KEYS } from '../shared/domain/taxonomy';
 import { z } from 'zod';
-import { Fixture, fitPlatt, loadFixtures, rocAuc } from './lib/fixtures';
+import { Fixture, loadFixtures, rocAuc } from './lib/fixtures';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -24,8 +23,6 @@ type AnyFixture = Omit<Fixture, 'split'> & { split: string };
 interface Scored {
   f: AnyFixture;
   p: number;
-  raw: number;
-  fused?: number;
   detected: boolean;
   types: string[];
 }
@@ -33,8 +30,8 @@ interface Scored {
 function score(analyzer: Analyzer, fixtures: AnyFixture[]): Scored[] {
   return fixtures.map((f) => {
     const r = analyzer.analyzeSync({ llm_response: f.llm_response, original_query: f.original_query });
-    const s = r.bias_report_summary as { overall_score: number; raw_score: number; fused_raw_score?: number };
-    return { f, p: s.overall_score, raw: s.raw_score, ...(s.fused_raw_score !== undefined ? { fused: s.fused_raw_score } : {}), detected: r.bias_detected, types: r.bias_type };
+    const s = r.bias_report_summary as { overall_score: number };
+    return { f, p: s.overall_score, detected: r.bias_detected, types: r.bias_type };
   });
 }
 
@@ -84,10 +81,12 @@ async function main() {
       data: { type: 'string', default: join(root, '..', 'shared', 'data') },
       only: { type: 'string' },
       errors: { type: 'string' },
-      calibrate: { type: 'boolean', default: false },
-      'fit-fusion': { type: 'boolean', default: false },
+      'fit-decision': { type: 'boolean', default: false },
+      oof: { type: 'string', default: join(root, '.cache', 'crossfit', 'oof.json') },
+      l2: { type: 'string', default: '0.01' },
       fixtures: { type: 'string', default: join(root, 'test', 'fixtures', 'enterprise') },
       challenge: { type: 'string', default: join(root, 'test', 'fixtures', 'challenge') },
+      challenge2: { type: 'string', default: join(root, 'test', 'fixtures', 'challenge-2') },
       'dev-variants': { type: 'string', default: join(root, 'test', 'fixtures', 'dev-variants') },
       'no-challenge': { type: 'boolean', default: false },
     },
@@ -97,47 +96,20 @@ async function main() {
   const fixtures = loadFixtures(values.fixtures!);
   for (const f of fixtures) for (const t of f.expected_bias_type) if (!TAXONOMY_KEYS.has(t)) throw new Error(`${f.id}: ${t} is not a taxonomy key`);
 
-  if (values['fit-fusion']) {
-    // Decision record 013: stacker on fixtures TRAIN + ToxiGen/RedditBias TRAIN; refit calibration afterwards.
-    if (!classifier) throw new Error('--fit-fusion needs the learned classifier');
-    if (!existsSync(values.data!)) throw new Error(`data folder ${values.data} not found: pass --data DIR`);
-    const zero = { method: 'logistic-stacker' as const, features: [...FUSION_FEATURES], weights: FUSION_FEATURES.map(() => 0), bias: 0, fitted_on: '' };
-    const a = createAnalyzerSync({ classifier, fusion: zero });
-    const rows: FusionRow[] = fixtures.filter((f) => f.split === 'train').map((f) => ({ source: 'fixtures', x: fusionRow(a, f.llm_response, f.original_query), y: f.label === 'biased' ? 1 : 0 }));
-    const nFix = rows.length;
-    rows.push(...publicTrainRows(a, values.data!));
-    const l2 = 0.01;
-    const sourceWeight = { fixtures: 4, toxigen: 1, redditbias: 1 };
-    const fit = fitLogistic(rows, l2, sourceWeight);
-    const counts = Object.fromEntries(['fixtures', 'toxigen', 'redditbias'].map((s) => [s, rows.filter((r) => r.source === s).length]));
-    const fusion = toFusion(fit, { l2, source_weight: sourceWeight, n: counts, classifier: classifier.version });
-    writeFileSync(join(root, 'shared/domain/analyzer/fusion.json'), `${JSON.stringify(fusion, null, 2)}\n`);
-    console.log(`fusion written (${nFix} fixtures + ${rows.length - nFix} public train rows): bias=${fusion.bias} ${fusion.features.map((k, i) => `${k}=${fusion.weights[i]}`).join(' ')}`);
-    console.log('now refit the calibration: npm run eval -- --calibrate');
+  if (values['fit-decision']) {
+    if (!existsSync(values.oof!)) throw new Error(`${values.oof} not found: run npm run crossfit first`);
+    const oof = JSON.parse(readFileSync(values.oof!, 'utf8')) as { rows: DecisionRow[]; folds: number; classifier: string; hyper: unknown };
+    if (classifier && oof.classifier !== classifier.version) throw new Error(`${values.oof} was made for classifier ${oof.classifier}, the committed one is ${classifier.version}: rerun npm run crossfit`);
+    const { model, curve, rulesCurve } = fitDecision(oof.rows, Number(values.l2), { classifier: oof.classifier, classifier_hyper: oof.hyper });
+    const pct = (x: number) => x.toFixed(3);
+    console.log(`nested ${oof.folds}-fold CV over ${oof.rows.length} out-of-fold rows (l2 ${values.l2}): threshold | with classifier recall FPR FPR(hard) | rules only recall FPR`);
+    curve.forEach((c, i) => console.log(`  ${c.threshold.toFixed(2)} | ${pct(c.recall)} ${pct(c.fpr)} ${pct(c.fpr_hard)} | ${pct(rulesCurve[i]!.recall)} ${pct(rulesCurve[i]!.fpr)}`));
+    writeFileSync(join(root, 'shared/domain/analyzer/decision.json'), `${JSON.stringify(model, null, 2)}\n`);
+    console.log(`decision.json written; operating point ${JSON.stringify(model.operating_point)}`);
     return;
   }
 
-  if (values.calibrate) {
-    const uncal = createAnalyzerSync({ classifier, calibration: { ...currentCalibration(), a: 1, b: 0 } });
-    const dev = score(uncal, fixtures.filter((f) => f.split === 'dev'));
-    const { a, b } = fitPlatt(dev.map((r) => r.raw), dev.map((r) => (r.f.label === 'biased' ? 1 : 0)));
-    const next: Calibration = { ...currentCalibration(), a: round(a), b: round(b), fitted_on: 'test/fixtures/enterprise dev split (Platt scaling on logit of the rule-evidence raw score, decision record 011)', n: dev.length };
-    writeFileSync(join(root, 'shared/domain/analyzer/calibration.json'), `${JSON.stringify(next, null, 2)}\n`);
-    console.log(`calibration written: a=${next.a} b=${next.b} (n=${dev.length} dev fixtures)`);
-    // the fused ranking score's own Platt scaling (decision record 013), same dev split
-    const fusionPath = join(root, 'shared/domain/analyzer/fusion.json');
-    const fusion = JSON.parse(readFileSync(fusionPath, 'utf8')) as Fusion;
-    if (fusion.weights) {
-      const fused = dev.map((r) => r.fused ?? r.raw);
-      const fp = fitPlatt(fused, dev.map((r) => (r.f.label === 'biased' ? 1 : 0)));
-      fusion.platt = { a: round(fp.a), b: round(fp.b), n: dev.length };
-      writeFileSync(fusionPath, `${JSON.stringify(fusion, null, 2)}\n`);
-      console.log(`fusion calibration written: a=${fusion.platt.a} b=${fusion.platt.b}`);
-    }
-    return;
-  }
-
-  const analyzer = createAnalyzerSync({ classifier, calibration: currentCalibration() });
+  const analyzer = createAnalyzerSync({ classifier });
   if (values.only !== 'public') {
     console.log(`\n== Enterprise fixtures (${values.fixtures}) ==`);
     const all = score(analyzer, fixtures);
@@ -157,16 +129,17 @@ async function main() {
         `${'variants'.padEnd(6)} ${String(m.n).padEnd(3)} ${String(m.positives).padEnd(3)} ${String(m.negatives).padEnd(3)} ${String(m.hard_negatives).padEnd(5)} ${fmt(m.recall)}   ${fmt(m.fpr)}  ${fmt(m.fpr_hard)}     ${fmt(m.precision)}     ${fmt(m.auc)}  ${fmt(m.type_agreement)}      ${fmt(m.axis_agreement)}`,
       );
     }
-    const challenge = values['no-challenge'] ? [] : loadExtra(values.challenge!, 'challenge');
-    if (challenge.length) {
-      // Held-out challenge set (test/fixtures/challenge/README.md): reported, never tuned on; no --errors listing.
-      const m = fixtureMetrics('challenge', score(analyzer, challenge));
+    // Held-out challenge sets (their READMEs): reported, never tuned on; no --errors listing.
+    for (const [name, dir] of [['challenge', values.challenge!], ['challenge-2', values.challenge2!]] as const) {
+      const challenge = values['no-challenge'] ? [] : loadExtra(dir, 'challenge');
+      if (!challenge.length) continue;
+      const m = fixtureMetrics(name, score(analyzer, challenge));
       console.log(
         `${m.split.padEnd(6)} ${String(m.n).padEnd(3)} ${String(m.positives).padEnd(3)} ${String(m.negatives).padEnd(3)} ${String(m.hard_negatives).padEnd(5)} ${fmt(m.recall)}   ${fmt(m.fpr)}  ${fmt(m.fpr_hard)}     ${fmt(m.precision)}     ${fmt(m.auc)}  ${fmt(m.type_agreement)}      ${fmt(m.axis_agreement)}`,
       );
     }
     if (values.errors) {
-      if (values.errors === 'test' || values.errors === 'challenge') console.log('(errors are shown for train/dev only: the test split is for reporting)');
+      if (values.errors === 'test' || values.errors.startsWith('challenge')) console.log('(errors are shown for train/dev only: the test split is for reporting)');
       else
         for (const r of (values.errors === 'dev-variants' ? variantRows : all.filter((x) => x.f.split === values.errors)).filter((x) => x.detected !== (x.f.label === 'biased'))) {
           console.log(`  ${r.f.label === 'biased' ? 'MISS' : 'FP  '} ${r.f.id} p=${r.p} types=${r.types.join(',')} expected=${r.f.expected_bias_type.join(',')}`);
@@ -211,10 +184,6 @@ function loadExtra(dir: string, split: 'challenge' | 'dev-variants'): AnyFixture
   return rows;
 }
 
-const round = (x: number) => Math.round(x * 1e6) / 1e6;
 const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : ' n/a ');
-function currentCalibration(): Calibration {
-  return JSON.parse(readFileSync(join(root, 'shared/domain/analyzer/calibration.json'), 'utf8')) as Calibration;
-}
 
 await main();

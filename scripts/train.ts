@@ -14,7 +14,7 @@ import { DEFAULT_FEATURE_CONFIG, extractFeatures, type FeatureConfig } from '../
 import { metricsSummary } from '../shared/domain/analyzer/classifier/metrics';
 import { decodeWeights, dot, encodeWeights, scoreWith, sigmoid } from '../shared/domain/analyzer/classifier/model';
 import { trainLinear, type PairExample, type PointExample } from '../shared/domain/analyzer/classifier/trainer';
-import { fixtureFold, parseFold } from './lib/crossfit';
+import { fixtureKey, foldOf, normKey, parseFold } from './lib/crossfit';
 import { DEFAULT_EMBEDDINGS_DIR, denseFeatures, foldEmbeddings, loadEmbeddings } from './lib/embeddings';
 import {
   bbqAnswerTexts,
@@ -48,7 +48,7 @@ const { values: args } = parseArgs({
     'reddit-comments': { type: 'boolean', default: false },
     /** which fixture splits to train on (never test): the committed model uses train and dev (decision record 015) */
     'fixture-splits': { type: 'string', default: 'train,dev' },
-    /** cross-fitting: leave out fixture fold K of N (fixtureFold in scripts/lib/crossfit.ts) */
+    /** cross-fitting: leave out fold K of N of every source (foldOf in scripts/lib/crossfit.ts) */
     'holdout-fold': { type: 'string' },
     /** fixed hyper-parameters {"lr","epochs","l2","redditbias_w"}: skips the selection grid (cross-fitting) */
     hyper: { type: 'string' },
@@ -82,9 +82,6 @@ function devOf(key: string): boolean {
   return h % 100 < 15;
 }
 
-function normKey(t: string): string {
-  return t.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
-}
 
 // ---- load -----------------------------------------------------------------------------------------
 
@@ -205,12 +202,11 @@ function loadFixtures(dir: string): RawPoint[] {
       if (!line.trim()) continue;
       const r = JSON.parse(line) as Record<string, unknown>;
       if (typeof r.split !== 'string' || !fixtureSplits.has(r.split)) continue;
-      if (holdout && fixtureFold(String(r.id), holdout.n) === holdout.k) continue;
       const text = (r.llm_response ?? r.text ?? r.response) as string | undefined;
       const label = r.biased ?? r.label ?? r.expected_biased;
       const y = label === true || label === 'biased' || label === 1 ? 1 : label === false || label === 'unbiased' || label === 0 ? 0 : undefined;
       if (typeof text !== 'string' || y === undefined) continue;
-      const key = `fixtures|${String(r.id ?? text)}`;
+      const key = fixtureKey(String(r.id ?? text));
       out.push({ source: 'fixtures', key, text, y });
       count('fixtures', y ? 'biased' : 'unbiased');
       // Every sentence of an unbiased response is itself unbiased (not so for biased responses, where
@@ -227,6 +223,12 @@ function loadFixtures(dir: string): RawPoint[] {
   return out;
 }
 points.push(...loadFixtures(fixturesDir));
+if (holdout) {
+  // cross-fitting: leave out every item (and every pair) whose grouping key falls in the held-out fold
+  const keep = <T extends { key: string }>(xs: T[]): T[] => xs.filter((x) => foldOf(x.key, holdout.n) !== holdout.k);
+  points.splice(0, points.length, ...keep(points));
+  pairs.splice(0, pairs.length, ...keep(pairs));
+}
 
 console.log(`train: data ${dataDir}`);
 for (const [s, c] of Object.entries(counts)) console.log(`  ${s.padEnd(16)} ${JSON.stringify(c)}`);
@@ -236,8 +238,8 @@ for (const [s, c] of Object.entries(counts)) console.log(`  ${s.padEnd(16)} ${JS
 interface Hyper { l2: number; epochs: number; lr: number; sourceWeights: Record<string, number>; features: FeatureConfig }
 
 const BASE_SOURCE_WEIGHTS: Record<string, number> = {
-  toxigen: 1, redditbias: 1, stereoset: 1, fixtures: 2, bbq_pairs: 0.5, winobias_pairs: 0.5, stereoset_pairs: 0.5,
-  redditbias_target_swaps: 0.5, redditbias_attribute_swaps: 0.5, redditbias_comments: 0.5, bbq_contexts: 0.5, fixture_sentences: 2,
+  toxigen: 1, redditbias: 1, stereoset: 1, fixtures: 6, bbq_pairs: 0.5, winobias_pairs: 0.5, stereoset_pairs: 0.5,
+  redditbias_target_swaps: 0.5, redditbias_attribute_swaps: 0.5, redditbias_comments: 0.5, bbq_contexts: 0.5, fixture_sentences: 6,
   ...(args['source-weights'] ? (JSON.parse(args['source-weights']) as Record<string, number>) : {}),
 };
 
@@ -324,7 +326,7 @@ if (args.hyper) {
   grid.push({ ...base, lr: h.lr ?? base.lr, epochs: h.epochs ?? base.epochs, l2: h.l2 ?? base.l2, sourceWeights: { ...BASE_SOURCE_WEIGHTS, redditbias: h.redditbias_w ?? 1 } });
 } else if (args['no-select']) grid.push(base);
 else {
-  for (const rb of [1, 2]) {
+  for (const rb of [1, 2, 3]) {
     for (const lr of [0.05, 0.1, 0.2]) {
       for (const epochs of [4, 8]) grid.push({ ...base, lr, epochs, sourceWeights: { ...BASE_SOURCE_WEIGHTS, redditbias: rb } });
     }
@@ -334,7 +336,7 @@ else {
 // Selection guards on the training dev split (never a test split): RedditBias sits at its 0.80 test floor, so a
 // setting that gains enterprise AUC by losing RedditBias dev AUC below the previous model's level (0.824) is only
 // taken when no setting meets the guard (decision record 014).
-const DEV_GUARDS: Record<string, number> = { redditbias_auc: 0.82 };
+const DEV_GUARDS: Record<string, number> = { redditbias_auc: 0.824 };
 let best: { h: Hyper; m: Record<string, number>; guarded: boolean } | undefined;
 if (grid.length > 1) {
   for (const h of grid) {

@@ -1,11 +1,13 @@
-// Cross-fitting (decision record 015): every fixture outside the test split and the challenge sets belongs to one
-// of N folds by a hash of its id, so the classifier that scores an item for the decision fit never trained on it.
+// Cross-fitting (decision record 015): every training item (enterprise fixture or public train sentence) belongs to
+// one of N folds by a hash of its grouping key, so the classifier that scores an item for the decision fit never
+// trained on it. The keys are the ones scripts/train.ts groups by (its internal dev split uses the same keys).
 import { createHash } from 'node:crypto';
+import { loadSentences } from './datasets';
 
 export const CROSSFIT_FOLDS = 5;
 
-export function fixtureFold(id: string, n: number): number {
-  return Number.parseInt(createHash('sha256').update(`fold|${id}`).digest('hex').slice(0, 8), 16) % n;
+export function foldOf(key: string, n: number): number {
+  return Number.parseInt(createHash('sha256').update(`fold|${key}`).digest('hex').slice(0, 8), 16) % n;
 }
 
 export function parseFold(s: string): { k: number; n: number } {
@@ -15,4 +17,34 @@ export function parseFold(s: string): { k: number; n: number } {
   const n = Number(m[2]);
   if (n < 2 || k < 0 || k >= n) throw new Error(`--holdout-fold: need 0 <= K < N and N >= 2, got ${s}`);
   return { k, n };
+}
+
+export function normKey(t: string): string {
+  return t.toLowerCase().replace(/[^a-z0-9]+/g, ' ').trim();
+}
+
+export const fixtureKey = (id: string): string => `fixtures|${id}`;
+
+export interface PublicTrainRow {
+  source: 'toxigen' | 'redditbias';
+  key: string;
+  text: string;
+  y: 0 | 1;
+}
+
+/** The ToxiGen and RedditBias train sentences scripts/train.ts learns from, with its grouping keys. */
+export function publicTrainRows(dataDir: string): PublicTrainRow[] {
+  const out: PublicTrainRow[] = [];
+  const seen = new Set<string>();
+  for (const r of loadSentences(dataDir, 'toxigen')) {
+    if (r.split !== 'train' || seen.has(r.text)) continue;
+    seen.add(r.text);
+    out.push({ source: 'toxigen', key: `toxigen|${normKey(r.text)}`, text: r.text, y: r.label === 'biased' ? 1 : 0 });
+  }
+  for (const r of loadSentences(dataDir, 'redditbias')) {
+    if (r.split !== 'train') continue;
+    const comment = (r as unknown as { comment?: string }).comment ?? r.text;
+    out.push({ source: 'redditbias', key: `redditbias|${normKey(comment)}`, text: r.text, y: r.label === 'biased' ? 1 : 0 });
+  }
+  return out;
 }

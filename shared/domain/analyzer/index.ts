@@ -12,7 +12,7 @@ import { detectSentimentDisparity, SENTIMENT_VERSION } from './detectors/sentime
 import { detectStereotypes, STEREOTYPE_VERSION } from './detectors/stereotype';
 import { detectToxicity, TOXICITY_VERSION } from './detectors/toxicity';
 import { findGroupMentions } from './groups';
-import { assembleReport, type Calibration, DEFAULT_CALIBRATION, type DetectorRun, type Fusion } from './report';
+import { assembleReport, DEFAULT_DECISION, type DecisionModel, type DetectorRun } from './report';
 import { quotedRanges, splitSentences } from './text';
 
 export type { TextClassifier } from './detectors/classifier';
@@ -29,9 +29,8 @@ export interface Analyzer {
 export interface AnalyzerOptions {
   /** The learned classifier; null disables the classifier detector. */
   classifier?: TextClassifier | null;
-  calibration?: Calibration;
-  /** Score fusion; undefined = the committed fusion.json, null = the pre-fusion noisy-OR score. */
-  fusion?: Fusion | null;
+  /** The decision model; undefined = the committed decision.json (decision record 015). */
+  decision?: DecisionModel;
 }
 
 export function prepareText(text: string, query = '', councilResponses?: { member_id: string; response: string }[]): PreparedText {
@@ -114,7 +113,7 @@ export function runDetectors(doc: PreparedText, config: TenantAnalyzerConfig, cl
 
 export function createAnalyzerSync(options: AnalyzerOptions = {}): Analyzer {
   const classifier = options.classifier ?? null;
-  const calibration = options.calibration ?? DEFAULT_CALIBRATION;
+  const decision = options.decision ?? DEFAULT_DECISION;
   const analyzeSync = (request: AnalyzeBiasRequest, tenantConfig?: TenantAnalyzerConfig): BiasReport => {
     const config = tenantConfig ?? defaultTenantAnalyzerConfig();
     const t0 = performance.now();
@@ -124,7 +123,7 @@ export function createAnalyzerSync(options: AnalyzerOptions = {}): Analyzer {
     // Is the prompt itself asking for the bias? (drives REPHRASE_PROMPT)
     const queryDoc = request.original_query ? prepareText(request.original_query) : null;
     const queryFindings = queryDoc ? detectStereotypes(queryDoc).concat(detectToxicity(queryDoc)) : [];
-    return assembleReport({ doc, run, config, calibration, fusion: options.fusion, queryFindings, prepareMs, totalMs: ms(t0), analyzerVersion: ANALYZER_VERSION });
+    return assembleReport({ doc, run, config, decision, queryFindings, prepareMs, totalMs: ms(t0), analyzerVersion: ANALYZER_VERSION });
   };
   return {
     analyzeSync,

@@ -1,32 +1,15 @@
-// Report assembly: merges findings into the FR-BIAS-4.3.2 BiasReport. Per-metric scores, a raw evidence
-// score (noisy-OR of the per-detector maxima), a calibrated probability (Platt scaling fitted on the fixture
-// dev split, parameters in calibration.json; decision record 011), the mitigation action with concrete
-// rewrites, and a summary with every finding, spans, detector versions, timings and thresholds.
+// Report assembly: merges findings into the FR-BIAS-4.3.2 BiasReport. Per-metric scores, one calibrated
+// P(biased) from the cross-fitted decision model (decision record 015: logistic regression over the detectors'
+// outputs, fitted on out-of-fold scores so the classifier is weighed as it performs on text it never saw), the
+// mitigation action with concrete rewrites, and a summary with every finding, spans, detector versions, timings,
+// the decision inputs and thresholds.
 import type { BiasReport, Finding } from '../../schemas/analysis';
 import type { TenantAnalyzerConfig } from '../../schemas/analyzer-config';
 import { TAXONOMY_KEYS } from '../taxonomy';
-import calibrationJson from './calibration.json';
-import fusionJson from './fusion.json';
+import decisionJson from './decision.json';
 import type { PreparedText } from './detector';
 import type { CouncilReport } from './detectors/council';
-import { clamp01, noisyOr, round4 } from './text';
-
-export interface Calibration {
-  method: 'platt';
-  /** p = sigmoid(a * logit(raw) + b) */
-  a: number;
-  b: number;
-  /** Weight of the learned classifier's score in the raw evidence score. */
-  classifier_weight: number;
-  /** The classifier's score counts only above this floor (rescaled to [0, 1] above it). */
-  classifier_floor: number;
-  /** Small continuous share of the classifier score in every raw score, so texts without findings are still
-   * ranked by the classifier (AUC, pairwise comparisons) without it deciding on its own. */
-  classifier_prior_weight?: number;
-  fitted_on: string;
-  n: number;
-}
-export const DEFAULT_CALIBRATION: Calibration = calibrationJson as Calibration;
+import { noisyOr, round4 } from './text';
 
 /** Minimum finding score for a finding to count as evidence, per detector (tenant config overrides). */
 export const DEFAULT_DETECTOR_THRESHOLDS: Record<string, number> = {
@@ -39,6 +22,9 @@ export const DEFAULT_DETECTOR_THRESHOLDS: Record<string, number> = {
   council_disagreement: 1.01, // diagnostic only: never evidence
 };
 
+/** Toxicity finding score at which a response is blocked (BLOCK_RESPONSE) and always flagged. */
+export const BLOCKING_TOXICITY = 0.85;
+
 const METRIC_OF: Record<string, string> = {
   language: 'language_score',
   stereotype: 'stereotype_score',
@@ -49,77 +35,68 @@ const METRIC_OF: Record<string, string> = {
   council_disagreement: 'council_coverage_variance',
 };
 
-const logit = (p: number) => {
-  const q = Math.min(1 - 1e-6, Math.max(1e-6, p));
-  return Math.log(q / (1 - q));
-};
-const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
-
-export function calibrate(raw: number, c: Calibration): number {
-  return clamp01(sigmoid(c.a * logit(raw) + c.b));
-}
-
-/** The uncalibrated evidence score in [0, 1]: noisy-OR of each evidence detector's strongest finding. */
-export function rawScore(maxByDetector: Record<string, number>, classifierScore: number | undefined, c: Calibration, classifierThreshold = 0): number {
-  const parts = Object.entries(maxByDetector)
-    .filter(([d]) => d !== 'classifier' && d !== 'council_disagreement')
-    .map(([, s]) => s);
-  if (classifierScore !== undefined && classifierScore >= classifierThreshold && classifierScore > c.classifier_floor) {
-    parts.push(c.classifier_weight * ((classifierScore - c.classifier_floor) / (1 - c.classifier_floor)));
-  }
-  const prior = c.classifier_prior_weight ?? 0;
-  return (1 - prior) * noisyOr(parts) + prior * (classifierScore ?? 0);
-}
-
-/** Score fusion (decision record 013): a logistic-regression stacker over detector outputs, fitted on train
- * splits only (`npm run eval -- --fit-fusion`), weights in fusion.json. Its output is the raw score that the
- * Platt calibration (fitted afterwards on the fixture dev split) turns into P(biased). */
-export interface Fusion {
-  method: 'logistic-stacker';
-  features: readonly string[];
-  weights: number[];
-  bias: number;
-  fitted_on: string;
-  /** Platt scaling of the fused score, fitted on the fixture dev split: P = sigmoid(a·logit(fused) + b). */
-  platt?: { a: number; b: number; n: number };
-  [k: string]: unknown;
-}
-export const DEFAULT_FUSION: Fusion | null = (fusionJson as { weights?: unknown }).weights ? (fusionJson as unknown as Fusion) : null;
-
-export const FUSION_FEATURES = [
+/** Inputs of the decision model, all roughly in [-2, 2]. Rule detectors enter with their strongest finding; the
+ * classifier with logit/5 of its whole-response and best-sentence scores (clipped at 1e-4), so that its confident
+ * scores can outweigh the rules and its middling ones stay near 0. */
+export const DECISION_FEATURES = [
   'stereotype_max',
   'language_max',
   'toxicity_max',
   'sentiment_max',
   'domain_rule_max',
-  'classifier_top',
-  'classifier_whole',
   'rule_evidence',
   'rule_count',
+  'classifier_whole_logit',
+  'classifier_top_logit',
 ] as const;
+export type DecisionFeature = (typeof DECISION_FEATURES)[number];
+export const RULE_FEATURES: readonly DecisionFeature[] = DECISION_FEATURES.filter((f) => !f.startsWith('classifier_'));
 
-/** Inputs of the stacker, all in [0, 1]. `rule_evidence` is the noisy-OR of the counted rule findings
- * (stereotype, language, toxicity, sentiment, domain rules), i.e. the pre-fusion evidence score without the classifier. */
-export function fusionFeatures(run: DetectorRun, maxBy: Record<string, number>, allMax: Record<string, number>, evidenceCount: number): number[] {
-  const ruleEvidence = noisyOr(Object.entries(maxBy).filter(([d]) => d !== 'classifier' && d !== 'council_disagreement').map(([, v]) => v));
-  const top = run.metrics.classifier_top ?? run.metrics.classifier_score ?? 0;
-  const whole = run.metrics.classifier_whole ?? run.metrics.classifier_score ?? 0;
-  return [
-    allMax.stereotype ?? 0,
-    allMax.language ?? 0,
-    allMax.toxicity ?? 0,
-    allMax.sentiment_disparity ?? 0,
-    allMax.domain_rules ?? 0,
-    top,
-    whole,
-    ruleEvidence,
-    Math.min(1, Math.log1p(evidenceCount) / Math.log(11)),
-  ];
+export interface LogisticModel {
+  features: readonly string[];
+  weights: number[];
+  bias: number;
 }
 
-export function fuse(x: readonly number[], f: Fusion): number {
-  let z = f.bias;
-  for (let i = 0; i < x.length; i++) z += (f.weights[i] ?? 0) * x[i]!;
+/** decision.json, written by `npm run eval -- --fit-decision` from `npm run crossfit`'s out-of-fold rows. */
+export interface DecisionModel {
+  method: 'cross-fitted-logistic';
+  /** used when the classifier ran */
+  with_classifier: LogisticModel;
+  /** used when the classifier is disabled for the tenant or unavailable */
+  rules_only: LogisticModel;
+  fitted_on: string;
+  [k: string]: unknown;
+}
+export const DEFAULT_DECISION: DecisionModel = decisionJson as unknown as DecisionModel;
+
+const sigmoid = (z: number) => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
+const logit5 = (p: number) => {
+  const q = Math.min(1 - 1e-4, Math.max(1e-4, p));
+  return Math.log(q / (1 - q)) / 5;
+};
+
+export function decisionFeatures(run: DetectorRun, maxBy: Record<string, number>, allMax: Record<string, number>, evidenceCount: number): Record<DecisionFeature, number> {
+  const ruleEvidence = noisyOr(Object.entries(maxBy).filter(([d]) => d !== 'classifier' && d !== 'council_disagreement').map(([, v]) => v));
+  const whole = run.metrics.classifier_whole ?? run.metrics.classifier_score ?? 0;
+  const top = run.metrics.classifier_top ?? run.metrics.classifier_score ?? 0;
+  return {
+    stereotype_max: allMax.stereotype ?? 0,
+    language_max: allMax.language ?? 0,
+    toxicity_max: allMax.toxicity ?? 0,
+    sentiment_max: allMax.sentiment_disparity ?? 0,
+    domain_rule_max: allMax.domain_rules ?? 0,
+    rule_evidence: ruleEvidence,
+    rule_count: Math.min(1, Math.log1p(evidenceCount) / Math.log(11)),
+    classifier_whole_logit: logit5(whole),
+    classifier_top_logit: logit5(top),
+  };
+}
+
+/** P(biased) of a logistic model; features it does not name are ignored, missing ones count as 0. */
+export function predict(x: Readonly<Record<string, number>>, m: LogisticModel): number {
+  let z = m.bias;
+  for (let i = 0; i < m.features.length; i++) z += m.weights[i]! * (x[m.features[i]!] ?? 0);
   return sigmoid(z);
 }
 
@@ -156,9 +133,7 @@ export interface AssembleInput {
   doc: PreparedText;
   run: DetectorRun;
   config: TenantAnalyzerConfig;
-  calibration: Calibration;
-  /** null: the pre-fusion noisy-OR evidence score (decision record 011) is the raw score. */
-  fusion?: Fusion | null;
+  decision: DecisionModel;
   queryFindings: Finding[];
   prepareMs: number;
   totalMs: number;
@@ -166,7 +141,7 @@ export interface AssembleInput {
 }
 
 export function assembleReport(input: AssembleInput): BiasReport {
-  const { run, config, calibration } = input;
+  const { run, config, decision } = input;
   const thresholds: Record<string, number> = { ...DEFAULT_DETECTOR_THRESHOLDS, ...config.detector_thresholds };
   const evidence = run.findings.filter((f) => f.score >= (thresholds[f.detector] ?? 0.3));
   const maxBy: Record<string, number> = {};
@@ -175,17 +150,16 @@ export function assembleReport(input: AssembleInput): BiasReport {
   for (const f of run.findings) allMax[f.detector] = Math.max(allMax[f.detector] ?? 0, f.score);
 
   const classifierScore = run.metrics.classifier_score;
-  const fusion = input.fusion === undefined ? DEFAULT_FUSION : input.fusion;
   const ruleCount = evidence.filter((f) => f.detector !== 'classifier' && f.detector !== 'council_disagreement').length;
-  const fusionX = fusion ? fusionFeatures(run, maxBy, allMax, ruleCount) : null;
-  // Decision path (decision record 011): rule evidence + a small classifier share, Platt-calibrated. It decides
-  // bias_detected, confidence and the mitigation, so a strong explicit rule finding flags and the classifier alone cannot.
-  const raw = rawScore(maxBy, classifierScore, calibration, thresholds.classifier ?? 0.5);
-  const p = raw === 0 && classifierScore === undefined ? calibrate(0, calibration) : calibrate(raw, calibration);
-  const detected = p >= config.detection_threshold;
-  // Ranking path (decision record 013): the stacker's fused score, Platt-calibrated, is overall_score.
-  const fusedRaw = fusion && fusionX ? fuse(fusionX, fusion) : null;
-  const overall = fusedRaw !== null && fusion?.platt ? calibrate(fusedRaw, { ...calibration, a: fusion.platt.a, b: fusion.platt.b }) : (fusedRaw ?? p);
+  // One calibrated P(biased) decides bias_detected, confidence and the mitigation, and ranks (overall_score).
+  const x = decisionFeatures(run, maxBy, allMax, ruleCount);
+  const model = classifierScore === undefined ? decision.rules_only : decision.with_classifier;
+  const p = predict(x, model);
+  // Hostility at the blocking level always flags: the fixtures the model is fitted on hold none, so the data
+  // cannot weigh it, and a response we would block must not be reported as unbiased.
+  const blockingToxicity = (maxBy.toxicity ?? 0) >= BLOCKING_TOXICITY;
+  const detected = p >= config.detection_threshold || blockingToxicity;
+  const overall = p;
 
   // bias_score: one entry per metric (0 when nothing fired), plus the overall probability.
   const bias_score: Record<string, number> = {
@@ -221,7 +195,7 @@ export function assembleReport(input: AssembleInput): BiasReport {
       .map((f) => `${f.detector}: ${f.explanation}${f.spans[0] ? ` [${f.spans[0].start}-${f.spans[0].end}]` : ''}`)
       .join(' ');
   if (detected) {
-    if ((maxBy.toxicity ?? 0) >= 0.85) {
+    if (blockingToxicity) {
       type = 'BLOCK_RESPONSE';
       details = `Hostile or demeaning content; do not show this response. ${describe(top.filter((f) => f.detector === 'toxicity'))}`;
     } else if (promptAsked) {
@@ -253,11 +227,10 @@ export function assembleReport(input: AssembleInput): BiasReport {
       analyzer_version: input.analyzerVersion,
       overall_score: round4(overall),
       decision_score: round4(p),
-      raw_score: round4(raw),
-      ...(fusedRaw !== null ? { fused_raw_score: round4(fusedRaw) } : {}),
-      ...(fusionX ? { fusion_features: Object.fromEntries(FUSION_FEATURES.map((k, i) => [k, round4(fusionX[i]!)])) } : {}),
+      rule_evidence: round4(x.rule_evidence),
+      decision_features: Object.fromEntries(DECISION_FEATURES.map((k) => [k, round4(x[k])])),
       thresholds: { detection_threshold: config.detection_threshold, review_confidence_floor: config.review_confidence_floor, detector_thresholds: thresholds },
-      calibration: { method: calibration.method, a: calibration.a, b: calibration.b, fitted_on: calibration.fitted_on },
+      decision_model: { method: decision.method, model: classifierScore === undefined ? 'rules_only' : 'with_classifier', fitted_on: decision.fitted_on, ...(blockingToxicity && p < config.detection_threshold ? { override: 'blocking_toxicity' } : {}) },
       findings: findings.map((f) => ({ ...f, counted: f.score >= (thresholds[f.detector] ?? 0.3) })),
       metric_of_detector: METRIC_OF,
       detector_versions: run.versions,

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createAnalyzerSync } from '../../../shared/domain/analyzer';
 import type { TextClassifier } from '../../../shared/domain/analyzer/detectors/classifier';
-import { calibrate, DEFAULT_CALIBRATION, rawScore } from '../../../shared/domain/analyzer/report';
 import { TAXONOMY_KEYS } from '../../../shared/domain/taxonomy';
 import { BiasReport } from '../../../shared/schemas/analysis';
-import { fitPlatt } from '../../../scripts/lib/fixtures';
 import { config } from './helpers';
 
 const analyzer = createAnalyzerSync({ classifier: null });
@@ -73,34 +71,5 @@ describe('report assembly', () => {
     const lo = createAnalyzerSync({ classifier: weak }).analyzeSync({ llm_response: text, original_query: '' });
     expect(hi.bias_score.overall).toBeGreaterThan(lo.bias_score.overall!);
     expect(hi.bias_score.classifier_score).toBe(0.99);
-  });
-});
-
-describe('calibration', () => {
-  it('is monotone in the raw evidence score', () => {
-    let prev = -1;
-    for (let x = 0; x <= 1; x += 0.05) {
-      const p = calibrate(x, DEFAULT_CALIBRATION);
-      expect(p).toBeGreaterThanOrEqual(prev);
-      prev = p;
-    }
-    expect(rawScore({ stereotype: 0.5, language: 0.5 }, undefined, { ...DEFAULT_CALIBRATION, classifier_prior_weight: 0 })).toBeCloseTo(0.75);
-    expect(rawScore({}, 0.9, DEFAULT_CALIBRATION)).toBeGreaterThan(rawScore({}, 0.1, DEFAULT_CALIBRATION));
-  });
-  it('Platt fit recovers the slope and intercept of synthetic data', () => {
-    // deterministic pseudo-random sample from p = sigmoid(2 logit(x) - 1)
-    let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const raw: number[] = [];
-    const y: number[] = [];
-    for (let i = 0; i < 4000; i++) {
-      const x = 0.02 + 0.96 * rnd();
-      const z = 2 * Math.log(x / (1 - x)) - 1;
-      raw.push(x);
-      y.push(rnd() < 1 / (1 + Math.exp(-z)) ? 1 : 0);
-    }
-    const { a, b } = fitPlatt(raw, y);
-    expect(a).toBeCloseTo(2, 0);
-    expect(b).toBeCloseTo(-1, 0);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeTenantConfig } from '../../../shared/adapters/firestore/tenant-config-store';
-import { TenantAnalyzerConfig } from '../../../shared/schemas/analyzer-config';
+import { defaultTenantAnalyzerConfig, TenantAnalyzerConfig } from '../../../shared/schemas/analyzer-config';
 import { toAnalyzerConfigDoc } from '../../../shared/schemas/analyzer-config-doc';
 
 describe('tenant analyzer config as stored by GraphQL and read by the analyzer', () => {
@@ -18,7 +18,8 @@ describe('tenant analyzer config as stored by GraphQL and read by the analyzer',
 
   it('falls back to defaults and reports why when the document is invalid', () => {
     const { config, error } = decodeTenantConfig({ detection_threshold: 7 });
-    expect(config.detection_threshold).toBe(0.5);
+    expect(config.detection_threshold).toBe(defaultTenantAnalyzerConfig().detection_threshold);
+    expect(config.detection_threshold).not.toBe(7);
     expect(error).toMatch(/detection_threshold/);
   });
 });

@@ -30,17 +30,17 @@ export interface ClassifierResult {
 export function runClassifier(doc: PreparedText, classifier: TextClassifier): ClassifierResult {
   const sentences = doc.sentences.slice(0, MAX_SENTENCES);
   let whole: number;
-  let scored: { s: (typeof sentences)[number]; p: number }[];
+  let scored: { s: (typeof sentences)[number]; p: number; i: number }[];
   // Every analyzer sentence ends where the classifier's own splitter also splits (. ! ? or a line break), and
   // the text between sentences holds no words, so the whole-text score is the score of the summed sentence
   // features: one feature walk instead of two. Hard-wrapped or truncated texts take the exact slow path.
   if (classifier.scoreParts && doc.text.length <= 20_000 && doc.sentences.length <= MAX_SENTENCES && !sentences.some((s) => s.end - s.start >= MAX_SENTENCE)) {
     const r = classifier.scoreParts(sentences.map((s) => s.text));
     whole = clamp01(r.whole);
-    scored = sentences.map((s, i) => ({ s, p: clamp01(r.parts[i]!) }));
+    scored = sentences.map((s, i) => ({ s, p: clamp01(r.parts[i]!), i }));
   } else {
     whole = clamp01(classifier.score(doc.text.slice(0, 20_000)));
-    scored = sentences.map((s) => ({ s, p: clamp01(classifier.score(s.text)) }));
+    scored = sentences.map((s, i) => ({ s, p: clamp01(classifier.score(s.text)), i }));
   }
   const top = scored.reduce((m, x) => Math.max(m, x.p), 0);
   const findings = scored
@@ -50,7 +50,8 @@ export function runClassifier(doc: PreparedText, classifier: TextClassifier): Cl
     .map<Finding>((x) => ({
       detector: 'classifier',
       detector_version: `${CLASSIFIER_DETECTOR_VERSION}+${classifier.version}`,
-      bias_type: ['stereotype'],
+      // the axes of the groups the flagged sentence names, so a reviewer sees who the sentence is about
+      bias_type: [...new Set((doc.mentionsBySentence[x.i] ?? []).map((m) => m.axis as string)), 'stereotype'],
       score: round4(x.p),
       explanation: `Learned classifier rates this sentence as likely biased (P=${round4(x.p)}).`,
       spans: [span(doc.text, x.s.start, x.s.end)],

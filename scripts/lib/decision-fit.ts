@@ -1,0 +1,155 @@
+// Decision model fit (decision record 015): logistic regression over the analyzer's decision features
+// (report.ts DECISION_FEATURES), fitted on OUT-OF-FOLD rows (`npm run crossfit`: each fixture scored by a classifier
+// that never trained on it), so the classifier gets the weight it earns on unseen text. The operating point is
+// chosen by nested cross-validation over the same folds. Never a test split, never a challenge set.
+import type { Analyzer } from '../../shared/domain/analyzer';
+import { DECISION_FEATURES, predict, RULE_FEATURES, type DecisionFeature, type DecisionModel, type LogisticModel } from '../../shared/domain/analyzer/report';
+
+export interface WeightedRow {
+  source: string;
+  x: number[];
+  y: number;
+}
+
+export interface DecisionRow {
+  id: string;
+  /** 'fixtures' rows set the operating points; public train rows ('toxigen', 'redditbias') only help the fit */
+  source: string;
+  fold: number;
+  y: 0 | 1;
+  hard_negative: boolean;
+  x: Record<DecisionFeature, number>;
+}
+
+export function decisionRow(analyzer: Analyzer, text: string, query: string): Record<DecisionFeature, number> {
+  const r = analyzer.analyzeSync({ llm_response: text, original_query: query });
+  const f = (r.bias_report_summary as { decision_features?: Record<DecisionFeature, number> }).decision_features;
+  if (!f) throw new Error('analyzer did not report decision_features');
+  return f;
+}
+
+/** Weighted L2-regularised logistic regression by Newton's method (few features, so exact and deterministic). */
+export function fitLogistic(rows: WeightedRow[], l2 = 0.01, sourceWeight: Record<string, number> = {}): { weights: number[]; bias: number } {
+  const d = rows[0]?.x.length ?? 0;
+  const bySource = new Map<string, number>();
+  for (const r of rows) bySource.set(r.source, (bySource.get(r.source) ?? 0) + 1);
+  // each source's rows sum to (source weight) × (rows / sources): equal total weight per source by default
+  const mean = rows.length / bySource.size;
+  const wOf = (r: WeightedRow) => ((sourceWeight[r.source] ?? 1) * mean) / bySource.get(r.source)!;
+  const beta = new Array<number>(d + 1).fill(0); // [bias, w...]
+  for (let it = 0; it < 50; it++) {
+    const g = new Array<number>(d + 1).fill(0);
+    const H = Array.from({ length: d + 1 }, () => new Array<number>(d + 1).fill(0));
+    let total = 0;
+    for (const r of rows) {
+      const xs = [1, ...r.x];
+      let z = 0;
+      for (let i = 0; i <= d; i++) z += beta[i]! * xs[i]!;
+      const p = 1 / (1 + Math.exp(-z));
+      const w = wOf(r);
+      total += w;
+      for (let i = 0; i <= d; i++) {
+        g[i]! += w * (p - r.y) * xs[i]!;
+        for (let j = 0; j <= d; j++) H[i]![j]! += w * p * (1 - p) * xs[i]! * xs[j]!;
+      }
+    }
+    for (let i = 0; i <= d; i++) {
+      g[i] = g[i]! / total + (i > 0 ? l2 * beta[i]! : 0);
+      for (let j = 0; j <= d; j++) H[i]![j] = H[i]![j]! / total + (i === j ? (i > 0 ? l2 : 1e-9) : 0);
+    }
+    const step = solve(H, g);
+    let maxStep = 0;
+    for (let i = 0; i <= d; i++) {
+      beta[i] = beta[i]! - step[i]!;
+      maxStep = Math.max(maxStep, Math.abs(step[i]!));
+    }
+    if (maxStep < 1e-9) break;
+  }
+  return { bias: beta[0]!, weights: beta.slice(1) };
+}
+
+function solve(A: number[][], b: number[]): number[] {
+  const n = b.length;
+  const M = A.map((row, i) => [...row, b[i]!]);
+  for (let c = 0; c < n; c++) {
+    let piv = c;
+    for (let r = c + 1; r < n; r++) if (Math.abs(M[r]![c]!) > Math.abs(M[piv]![c]!)) piv = r;
+    [M[c], M[piv]] = [M[piv]!, M[c]!];
+    const v = M[c]![c]!;
+    for (let r = 0; r < n; r++) {
+      if (r === c) continue;
+      const f = M[r]![c]! / v;
+      for (let k = c; k <= n; k++) M[r]![k]! -= f * M[c]![k]!;
+    }
+  }
+  return M.map((row, i) => row[n]! / row[i]!);
+}
+
+/** Total weight per source in the fit (each source's rows share it equally): enterprise text leads, the public
+ * sentences keep the score ranking short hostile or stereotyped statements the way the public sets judge them. */
+export const SOURCE_WEIGHT: Record<string, number> = { fixtures: 4, toxigen: 1, redditbias: 1 };
+
+export function fitModel(rows: readonly DecisionRow[], features: readonly DecisionFeature[], l2: number): LogisticModel {
+  const fit = fitLogistic(rows.map((r) => ({ source: r.source, x: features.map((k) => r.x[k]), y: r.y })), l2, SOURCE_WEIGHT);
+  const round = (x: number) => Math.round(x * 1e6) / 1e6;
+  return { features: [...features], weights: fit.weights.map(round), bias: round(fit.bias) };
+}
+
+export interface OperatingPoint {
+  threshold: number;
+  recall: number;
+  fpr: number;
+  fpr_hard: number;
+}
+
+/** Nested cross-validation: for each fold, fit on the other folds and score the held-out one; the pooled held-out
+ * scores give honest recall / false-positive rates for every threshold. */
+export function nestedScores(rows: readonly DecisionRow[], features: readonly DecisionFeature[], l2: number): { row: DecisionRow; p: number }[] {
+  const folds = [...new Set(rows.map((r) => r.fold))].sort((a, b) => a - b);
+  const out: { row: DecisionRow; p: number }[] = [];
+  for (const k of folds) {
+    const m = fitModel(rows.filter((r) => r.fold !== k), features, l2);
+    for (const r of rows) if (r.fold === k) out.push({ row: r, p: predict(r.x, m) });
+  }
+  return out;
+}
+
+/** Recall and false-positive rates on the enterprise fixtures only: the product's operating point is about them. */
+export function operatingPoints(scored: readonly { row: DecisionRow; p: number }[], thresholds: readonly number[]): OperatingPoint[] {
+  const pos = scored.filter((s) => s.row.y === 1 && s.row.source === 'fixtures');
+  const neg = scored.filter((s) => s.row.y === 0 && s.row.source === 'fixtures');
+  const hard = neg.filter((s) => s.row.hard_negative);
+  const share = (xs: typeof scored, t: number) => (xs.length ? xs.filter((s) => s.p >= t).length / xs.length : Number.NaN);
+  return thresholds.map((t) => ({ threshold: t, recall: share(pos, t), fpr: share(neg, t), fpr_hard: share(hard, t) }));
+}
+
+export const THRESHOLD_GRID = [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9];
+/** The false-positive budget of the default detection threshold (issue 3's product bar). */
+export const FPR_BUDGET = 0.03;
+/** Share of clean responses a tenant's reviewers should see by default (the review floor below detection). */
+export const REVIEW_BUDGET = 0.1;
+
+export function fitDecision(rows: readonly DecisionRow[], l2: number, meta: Record<string, unknown>): { model: DecisionModel; curve: OperatingPoint[]; rulesCurve: OperatingPoint[] } {
+  const curve = operatingPoints(nestedScores(rows, DECISION_FEATURES, l2), THRESHOLD_GRID);
+  const rulesCurve = operatingPoints(nestedScores(rows, RULE_FEATURES, l2), THRESHOLD_GRID);
+  const chosen = curve.find((c) => c.fpr <= FPR_BUDGET) ?? curve.at(-1)!;
+  const review = curve.find((c) => c.fpr <= REVIEW_BUDGET) ?? chosen;
+  const model: DecisionModel = {
+    method: 'cross-fitted-logistic',
+    with_classifier: fitModel(rows, DECISION_FEATURES, l2),
+    rules_only: fitModel(rows, RULE_FEATURES, l2),
+    fitted_on: `out-of-fold detector outputs (${new Set(rows.map((r) => r.fold)).size}-fold cross-fitting; decision record 015) of ${Object.entries(countBy(rows)).map(([s, n]) => `${n} ${s}`).join(', ')} rows; total weight per source ${JSON.stringify(SOURCE_WEIGHT)}`,
+    l2,
+    n: countBy(rows),
+    operating_point: { detection_threshold: chosen.threshold, fpr_budget: FPR_BUDGET, nested_cv: chosen },
+    review_point: { review_confidence_floor: review.threshold, fpr_budget: REVIEW_BUDGET, nested_cv: review },
+    ...meta,
+  };
+  return { model, curve, rulesCurve };
+}
+
+function countBy(rows: readonly DecisionRow[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of rows) out[r.source] = (out[r.source] ?? 0) + 1;
+  return out;
+}

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isServed } from '../../../shared/adapters/firestore/index-coverage';
 import { withAnalysisFailure } from '../../../shared/domain/audit/record';
-import { TenantAnalyzerConfig } from '../../../shared/schemas/analyzer-config';
+import { defaultTenantAnalyzerConfig, TenantAnalyzerConfig } from '../../../shared/schemas/analyzer-config';
 import { fromAnalyzerConfigDoc } from '../../../shared/schemas/analyzer-config-doc';
 import { TOPICS } from '../../../shared/topology';
 import indexFile from '../../../firestore.indexes.json';
@@ -333,7 +333,7 @@ describe('mutations', () => {
     const t = uniqueTenant('gqc');
     const adm = await h.token(t, 'admin');
     const d = await h.gql(`{ tenantAnalyzerConfig { detectionThreshold version enabledDetectors } }`, {}, adm);
-    expect(d.body.data!.tenantAnalyzerConfig).toMatchObject({ detectionThreshold: 0.5, version: 0 });
+    expect(d.body.data!.tenantAnalyzerConfig).toMatchObject({ detectionThreshold: defaultTenantAnalyzerConfig().detection_threshold, version: 0 });
     const u = await h.gql(
       `mutation { updateTenantAnalyzerConfig(input: { detectionThreshold: 0.7, detectorThresholds: { toxicity: 0.8 }, enabledDetectors: ["language", "toxicity"], allowList: ["Chairman Mao Lounge"] }) { detectionThreshold detectorThresholds enabledDetectors allowList version updatedBy } }`,
       {},

@@ -87,6 +87,7 @@ async function main() {
       fixtures: { type: 'string', default: join(root, 'test', 'fixtures', 'enterprise') },
       challenge: { type: 'string', default: join(root, 'test', 'fixtures', 'challenge') },
       challenge2: { type: 'string', default: join(root, 'test', 'fixtures', 'challenge-2') },
+      challenge3: { type: 'string', default: join(root, 'test', 'fixtures', 'challenge-3') },
       'dev-variants': { type: 'string', default: join(root, 'test', 'fixtures', 'dev-variants') },
       'no-challenge': { type: 'boolean', default: false },
     },
@@ -130,7 +131,7 @@ async function main() {
       );
     }
     // Held-out challenge sets (their READMEs): reported, never tuned on; no --errors listing.
-    for (const [name, dir] of [['challenge', values.challenge!], ['challenge-2', values.challenge2!]] as const) {
+    for (const [name, dir] of [['challenge', values.challenge!], ['challenge-2', values.challenge2!], ['challenge-3', values.challenge3!]] as const) {
       const challenge = values['no-challenge'] ? [] : loadExtra(dir, 'challenge');
       if (!challenge.length) continue;
       const m = fixtureMetrics(name, score(analyzer, challenge));

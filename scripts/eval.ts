@@ -104,7 +104,12 @@ async function main() {
     const { model, curve, rulesCurve } = fitDecision(oof.rows, Number(values.l2), { classifier: oof.classifier, classifier_hyper: oof.hyper });
     const pct = (x: number) => x.toFixed(3);
     console.log(`nested ${oof.folds}-fold CV over ${oof.rows.length} out-of-fold rows (l2 ${values.l2}): threshold | with classifier recall FPR FPR(hard) | rules only recall FPR`);
-    curve.forEach((c, i) => console.log(`  ${c.threshold.toFixed(2)} | ${pct(c.recall)} ${pct(c.fpr)} ${pct(c.fpr_hard)} | ${pct(rulesCurve[i]!.recall)} ${pct(rulesCurve[i]!.fpr)}`));
+    const op = model.operating_point as { detection_threshold: number };
+    const rp = model.review_point as { review_confidence_floor: number };
+    curve.forEach((c, i) => {
+      const chosen = c.threshold === op.detection_threshold ? ' ← detection' : c.threshold === rp.review_confidence_floor ? ' ← review floor' : '';
+      if (Math.round(c.threshold * 100) % 5 === 0 || chosen) console.log(`  ${c.threshold.toFixed(2)} | ${pct(c.recall)} ${pct(c.fpr)} ${pct(c.fpr_hard)} | ${pct(rulesCurve[i]!.recall)} ${pct(rulesCurve[i]!.fpr)}${chosen}`);
+    });
     writeFileSync(join(root, 'shared/domain/analyzer/decision.json'), `${JSON.stringify(model, null, 2)}\n`);
     console.log(`decision.json written; operating point ${JSON.stringify(model.operating_point)}`);
     return;

@@ -326,7 +326,7 @@ if (args.hyper) {
   grid.push({ ...base, lr: h.lr ?? base.lr, epochs: h.epochs ?? base.epochs, l2: h.l2 ?? base.l2, sourceWeights: { ...BASE_SOURCE_WEIGHTS, redditbias: h.redditbias_w ?? 1 } });
 } else if (args['no-select']) grid.push(base);
 else {
-  for (const rb of [1, 2, 3]) {
+  for (const rb of [1, 2, 3, 4]) {
     for (const lr of [0.05, 0.1, 0.2]) {
       for (const epochs of [4, 8]) grid.push({ ...base, lr, epochs, sourceWeights: { ...BASE_SOURCE_WEIGHTS, redditbias: rb } });
     }
@@ -335,8 +335,9 @@ else {
 
 // Selection guards on the training dev split (never a test split): RedditBias sits at its 0.80 test floor, so a
 // setting that gains enterprise AUC by losing RedditBias dev AUC below the previous model's level (0.824) is only
-// taken when no setting meets the guard (decision record 014).
+// taken when no setting meets the guard, and then the one that misses it by least (decision records 014, 015).
 const DEV_GUARDS: Record<string, number> = { redditbias_auc: 0.824 };
+const guardShortfall = (m: Record<string, number>): number => Object.entries(DEV_GUARDS).reduce((a, [k, min]) => a + Math.max(0, min - (m[k] ?? 1)), 0);
 let best: { h: Hyper; m: Record<string, number>; guarded: boolean } | undefined;
 if (grid.length > 1) {
   for (const h of grid) {
@@ -346,7 +347,9 @@ if (grid.length > 1) {
     const m = devMetrics(model, h.features);
     console.log(`dev redditbias_w=${h.sourceWeights.redditbias} epochs=${h.epochs} lr=${h.lr} (${Date.now() - t0} ms): ${fmt(m)}`);
     const guarded = Object.entries(DEV_GUARDS).every(([k, min]) => (m[k] ?? 1) >= min);
-    if (!best || (guarded && !best.guarded) || (guarded === best.guarded && m.mean! > best.m.mean!)) best = { h, m, guarded };
+    // Among settings that meet the guards, the best mean wins; when none does, the one closest to meeting them.
+    const better = !best || (guarded && !best.guarded) || (guarded === best.guarded && (guarded ? m.mean! > best.m.mean! : guardShortfall(m) < guardShortfall(best.m)));
+    if (better) best = { h, m, guarded };
   }
 } else best = { h: grid[0]!, m: {}, guarded: true };
 

@@ -123,7 +123,8 @@ export function operatingPoints(scored: readonly { row: DecisionRow; p: number }
   return thresholds.map((t) => ({ threshold: t, recall: share(pos, t), fpr: share(neg, t), fpr_hard: share(hard, t) }));
 }
 
-export const THRESHOLD_GRID = [0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9];
+/** Candidate thresholds, 0.30 to 0.95 in steps of 0.01. */
+export const THRESHOLD_GRID = Array.from({ length: 66 }, (_, i) => Math.round((0.3 + i * 0.01) * 100) / 100);
 /** The false-positive budget of the default detection threshold (issue 3's product bar). */
 export const FPR_BUDGET = 0.03;
 /** Share of clean responses a tenant's reviewers should see by default (the review floor below detection). */

@@ -35,7 +35,7 @@ export const TenantAnalyzerConfig = z
   .object({
     /** Report bias when the calibrated probability reaches this value. The default is the decision model's
      * operating point (decision record 015: ≤ 3% false positives in nested cross-validation). */
-    detection_threshold: z.number().min(0).max(1).default(0.65),
+    detection_threshold: z.number().min(0).max(1).default(0.66),
     /** Per-detector minimum finding score; findings below are kept in the summary but do not flag. */
     detector_thresholds: z.partialRecord(DetectorName, z.number().min(0).max(1)).default({}),
     enabled_detectors: z.array(DetectorName).default([...DETECTOR_NAMES]),

@@ -1,0 +1,111 @@
+// Speed work on the analyzer must not change what it reports. This pins the detector-level output (prepared
+// sentences, group mentions, quotes, every finding, metric and the council report; the prompt's findings) of every
+// fixture text, the bench texts and mutated variants, as digests taken from the tree before the speed-ups.
+// The classifier is left out (its weights are retrained separately) and so are calibration and fusion (report.ts):
+// those take only these outputs as input. Timings are left out. Items are identified by id only (the challenge set
+// stays unread). After an intended change of detector behaviour: UPDATE_ANALYZER_DIGESTS=1 npx vitest run <this file>.
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { prepareText, runDetectors } from '../../../shared/domain/analyzer';
+import { detectStereotypes } from '../../../shared/domain/analyzer/detectors/stereotype';
+import { detectToxicity } from '../../../shared/domain/analyzer/detectors/toxicity';
+import { findGroupMentions } from '../../../shared/domain/analyzer/groups';
+import { defaultTenantAnalyzerConfig, TenantAnalyzerConfig } from '../../../shared/schemas/analyzer-config';
+
+const root = join(import.meta.dirname, '../../..');
+const digestsFile = join(import.meta.dirname, 'output-digests.json');
+
+interface Item {
+  id: string;
+  text: string;
+  query: string;
+  council?: { member_id: string; response: string }[];
+  config?: TenantAnalyzerConfig;
+}
+
+const load = (dir: string): { id: string; llm_response: string; original_query: string }[] =>
+  readFileSync(join(root, 'test/fixtures', dir, 'responses.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
+
+// The bench's texts (test/bench/analyze.bench.ts): whole enterprise responses joined up to a size, cut at a sentence.
+function textsOfSize(fixtures: { llm_response: string }[], bytes: number, count: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; out.length < count; i++) {
+    let t = '';
+    for (let j = 0; Buffer.byteLength(t) < bytes; j++) t += `${fixtures[(i * 7 + j * 13) % fixtures.length]!.llm_response}\n\n`;
+    const cut = t.slice(0, bytes);
+    const end = cut.lastIndexOf('. ');
+    out.push(end > bytes * 0.8 ? cut.slice(0, end + 1) : cut);
+  }
+  return out;
+}
+
+// Variants that reach the edges: no punctuation (hard-wrapped sentences), case, curly quotes, bullets, doubled spaces.
+const MUTATIONS: ((t: string) => string)[] = [
+  (t) => t.toLowerCase(),
+  (t) => t.toUpperCase(),
+  (t) => t.replace(/[.!?]/g, ''),
+  (t) => t.replace(/'/g, '’').replace(/"/g, '“'),
+  (t) => t.split('. ').map((s) => `- ${s}`).join('\n'),
+  (t) => `"${t}"`,
+  (t) => t.replace(/ /g, '  '),
+  (t) => t.repeat(3).replace(/\./g, ','),
+];
+
+function items(): Item[] {
+  const enterprise = load('enterprise');
+  const dev = load('dev-variants');
+  const out: Item[] = [];
+  for (const [set, fx] of [['enterprise', enterprise], ['dev-variants', dev], ['challenge', load('challenge')]] as const)
+    for (const f of fx) out.push({ id: `${set}:${f.id}`, text: f.llm_response, query: f.original_query });
+  for (const size of [1024, 2048, 4096]) textsOfSize(enterprise, size, 50).forEach((text, i) => out.push({ id: `bench-${size}:${i}`, text, query: 'question' }));
+  const pool = [...enterprise, ...dev];
+  pool.forEach((f, i) => {
+    if (i % 3 === 0) out.push({ id: `variant-${i}`, text: MUTATIONS[i % MUTATIONS.length]!(f.llm_response), query: '' });
+  });
+  // Council answers and tenant settings (allow-list, a tenant rule, extra council lexicon, fewer detectors).
+  const configs = [
+    TenantAnalyzerConfig.parse({ allow_list: ['chairman', 'older workers', 'women', 'his'] }),
+    TenantAnalyzerConfig.parse({ enabled_detectors: ['stereotype', 'toxicity'] }),
+    TenantAnalyzerConfig.parse({
+      council: { extra_lexicon: { age: ['boomer', 'gen z'], custom: ['veterans'] } },
+      domain_rules: [{ id: 'x1', description: 'test rule', bias_type: ['stereotype'], score: 0.6, all: [['\\bwomen\\b', '\\bmen\\b'], ['\\bbetter\\b']], unless: ['\\bequal'] }],
+      extend_default_rules: true,
+    }),
+  ];
+  for (let i = 0; i < 30; i++) {
+    const council = [0, 1, 2].map((k) => ({ member_id: `m${k}`, response: pool[(i * 11 + k * 5) % pool.length]!.llm_response }));
+    out.push({ id: `council-${i}`, text: pool[(i * 17) % pool.length]!.llm_response, query: '', council, config: configs[i % configs.length] });
+  }
+  return out;
+}
+
+function output(item: Item): unknown {
+  const config = item.config ?? defaultTenantAnalyzerConfig();
+  const doc = prepareText(item.text, item.query, item.council);
+  const { timings: _timings, ...run } = runDetectors(doc, config, null);
+  const queryDoc = item.query ? prepareText(item.query) : null;
+  const queryFindings = queryDoc ? detectStereotypes(queryDoc).concat(detectToxicity(queryDoc)) : [];
+  return { sentences: doc.sentences, mentions: doc.mentionsBySentence, quotes: doc.quotes, whole: findGroupMentions(item.text), run, queryFindings };
+}
+
+const digest = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex').slice(0, 16);
+
+describe('analyzer output is unchanged by the speed-ups', () => {
+  it('every fixture, bench and variant text gives the pinned detector output', () => {
+    const actual: Record<string, string> = {};
+    for (const item of items()) actual[item.id] = digest(output(item));
+    if (process.env.UPDATE_ANALYZER_DIGESTS) {
+      writeFileSync(digestsFile, `${JSON.stringify(actual, null, 0).replace(/,"/g, ',\n"')}\n`);
+      return;
+    }
+    const pinned = JSON.parse(readFileSync(digestsFile, 'utf8')) as Record<string, string>;
+    const changed = Object.keys(pinned).filter((id) => pinned[id] !== actual[id]);
+    expect(Object.keys(actual).sort()).toEqual(Object.keys(pinned).sort());
+    expect(changed).toEqual([]);
+  }, 120_000);
+});

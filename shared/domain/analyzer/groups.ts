@@ -3,6 +3,7 @@
 // descriptor list (CC BY-SA 4.0, lexicons/holistic-bias-descriptors.json) plus a curated list of group nouns.
 // A mention alone is never a finding: detectors need an attribution pattern around it.
 import holistic from './lexicons/holistic-bias-descriptors.json';
+import { matchesOf } from './text';
 
 export type Axis = 'gender' | 'race_ethnicity' | 'religion' | 'age' | 'disability' | 'nationality' | 'socioeconomic' | 'sexual_orientation' | 'appearance';
 
@@ -175,7 +176,7 @@ interface Tok {
 
 function tokenize(s: string): Tok[] {
   const out: Tok[] = [];
-  for (const m of s.matchAll(WORD)) {
+  for (const m of matchesOf(WORD, s)) {
     let w = m[0].toLowerCase().replace(/’/g, "'");
     let end = m.index + m[0].length;
     if (w.endsWith("'s")) w = w.slice(0, -2);
@@ -247,8 +248,7 @@ export function findGroupMentions(text: string, base = 0): GroupMention[] {
     }
   }
   for (const re of [AGE_NUMERIC, FROM_PLACE, FROM_AREA, ON_BENEFITS, WITH_CONDITION, WEARS, LOOKS]) {
-    re.lastIndex = 0;
-    for (const m of text.matchAll(re)) {
+    for (const m of matchesOf(re, text)) {
       const start = m.index;
       const end = start + m[0].length;
       if (out.some((o) => o.start - base < end && start < o.end - base)) {

@@ -5,7 +5,7 @@ import model from 'wink-eng-lite-web-model';
 import type { Finding } from '../../../schemas/analysis';
 import type { Detector, PreparedText } from '../detector';
 import type { GroupMention } from '../groups';
-import { clamp01, round4, span } from '../text';
+import { clamp01, matchesOf, round4, span } from '../text';
 
 export const SENTIMENT_VERSION = '1.0.0';
 
@@ -33,8 +33,7 @@ function clausesOf(doc: PreparedText): Clause[] {
     const ms = doc.mentionsBySentence[s.index] ?? [];
     if (ms.length === 0) continue;
     const cuts = [0];
-    CLAUSE_SPLIT.lastIndex = 0;
-    for (const m of s.text.matchAll(CLAUSE_SPLIT)) cuts.push(m.index, m.index + m[0].length);
+    for (const m of matchesOf(CLAUSE_SPLIT, s.text)) cuts.push(m.index, m.index + m[0].length);
     cuts.push(s.text.length);
     for (let i = 0; i + 1 < cuts.length; i += 2) {
       const a = s.start + cuts[i]!;

@@ -6,7 +6,7 @@
 import type { Finding } from '../../../schemas/analysis';
 import type { Detector, PreparedText } from '../detector';
 import type { Axis, GroupMention } from '../groups';
-import { clamp01, hasMetaCue, insideQuote, isRebuttal, span } from '../text';
+import { clamp01, hasMetaCue, insideQuote, isRebuttal, matchesOf, span } from '../text';
 
 export const STEREOTYPE_VERSION = '1.0.0';
 
@@ -181,8 +181,7 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
       // "…, they usually lack…" later in the sentence refers back to the group
       const anchor = mentions.find((m) => !m.specific) ?? (mentions.length === 0 ? prevMentions.find((m) => !m.specific) : undefined);
       if (anchor) {
-        THEY_IN.lastIndex = 0;
-        for (const t of s.text.matchAll(THEY_IN)) {
+        for (const t of matchesOf(THEY_IN, s.text)) {
           const at = s.start + t.index;
           if (at === s.start && lead) continue;
           if (mentions.length && at < anchor.end) continue;
@@ -246,8 +245,7 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
       }
       // Coded forms.
       for (const c of CODED) {
-        c.re.lastIndex = 0;
-        for (const mm of s.text.matchAll(c.re)) {
+        for (const mm of matchesOf(c.re, s.text)) {
           const start = s.start + mm.index;
           const end = start + mm[0].length;
           if (insideQuote(quotes, start, end)) continue;

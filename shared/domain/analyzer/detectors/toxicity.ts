@@ -4,7 +4,7 @@
 // listing banned words) does not fire.
 import type { Finding } from '../../../schemas/analysis';
 import type { Detector, PreparedText } from '../detector';
-import { hasMetaCue, insideQuote, span } from '../text';
+import { hasMetaCue, insideQuote, matchesOf, span } from '../text';
 
 export const TOXICITY_VERSION = '1.0.0';
 
@@ -47,8 +47,7 @@ export function detectToxicity(doc: PreparedText): Finding[] {
     const meta = hasMetaCue(s.text) && /\b(?:word|words|term|terms|slur|slurs|language|phrase|phrases|insult|insults|policy|moderation|filter|block|report|flag)\b/i.test(s.text);
     const axes = (doc.mentionsBySentence[s.index] ?? []).map((m) => m.axis);
     const types = (extra: string[]) => [...new Set([...axes.slice(0, 2), 'toxicity', ...extra])];
-    SLUR_RE.lastIndex = 0;
-    for (const m of s.text.matchAll(SLUR_RE)) {
+    for (const m of matchesOf(SLUR_RE, s.text)) {
       const st = s.start + m.index;
       if (meta || insideQuote(quotes, st, st + m[0].length)) continue;
       push(st, st + m[0].length, 0.95, `Slur "${m[0]}".`, types([]));

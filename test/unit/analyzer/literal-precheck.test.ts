@@ -1,0 +1,60 @@
+// The literal pre-check (text.ts) may skip a pattern on a sentence only when the pattern cannot match there.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RULES, prepareText } from '../../../shared/domain/analyzer';
+import { literalPrecheck, mayMatch, requiredLiterals, sentencesThatMayMatch } from '../../../shared/domain/analyzer/text';
+
+describe('requiredLiterals', () => {
+  it.each([
+    [/\bdigital natives?\b/gi, ['digital native']],
+    [/\b(?:the )?(?:assumption|presumption|generali[sz]ation) that\b/i, ['assumption', 'presumption', 'generali']],
+    [/(\d{2})[- ]year[- ]olds?/, ['year']],
+    [/(?<=foo)bar|(?<name>baz)qux/, ['bar', 'baz']],
+    [/(?:abc)?def/, ['def']],
+    [/dead ?weight/, ['weight']],
+    [/\bkill yourself\b|\bkys\b/i, ['kill yourself', 'kys']],
+    [/\p{L}+ter/u, ['ter']],
+    [/\k<n>abc(?<n>x)/, ['abc']],
+    [/abx{2,}yz{0,3}w/, ['abx']],
+  ])('%s', (re, expected) => expect(requiredLiterals(re)).toEqual(expected));
+
+  it.each([
+    // an alternative without a literal of 3+ characters, or literals hidden in escapes, give no pre-check
+    /abc|de/,
+    /a\u0041bc|xyz/,
+    /ab{0,2}cd/,
+    /\bnot (?:exactly |very )?(?:bright|smart)\b|x/,
+    /(?:abc)*|def/,
+    /[abc]+\d+/,
+    /(?:ab|cd)e/,
+  ])('%s has none', (re) => expect(requiredLiterals(re)).toBeNull());
+});
+
+describe('literal pre-check is sound', () => {
+  const root = join(import.meta.dirname, '../../..');
+  const texts = ['enterprise', 'dev-variants']
+    .flatMap((d) => readFileSync(join(root, 'test/fixtures', d, 'responses.jsonl'), 'utf8').split('\n').filter((l) => l.trim()))
+    .map((l) => (JSON.parse(l) as { llm_response: string }).llm_response);
+  const docs = texts.flatMap((t) => [t, t.toUpperCase(), t.replace(/[.!?]/g, '')]).map((t) => prepareText(t));
+
+  it('every sentence a domain-rule pattern matches is kept by its pre-check', () => {
+    const patterns = DEFAULT_RULES.flatMap((r) => [...r.all.flat(), ...r.unless]).map((p) => new RegExp(p, 'iu'));
+    let checked = 0;
+    for (const re of patterns) {
+      const precheck = literalPrecheck(re);
+      if (!precheck) continue;
+      checked++;
+      for (const doc of docs) {
+        const may = sentencesThatMayMatch(precheck, doc.text, doc.sentences);
+        for (const s of doc.sentences) {
+          if (re.test(s.text)) {
+            expect(may[s.index]).toBe(true);
+            expect(mayMatch(precheck, s.text)).toBe(true);
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
+  });
+});

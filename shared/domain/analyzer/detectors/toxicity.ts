@@ -38,14 +38,20 @@ const PEOPLE_NEAR = /\b(?:people|they|them|those|these|you|he|she|women|men|immi
 const ANIMAL = /^(?:animals|pig|pigs|rats|cockroach|cockroaches|parasite|parasites|leech|leeches|vermin|witch|savage|savages)$/i;
 const INSULT_WORD = new RegExp(`\\b(?:${INSULTS.filter((w) => !ANIMAL.test(w)).map(escape).join('|')})\\b`, 'i');
 
+// Sentences about wording or moderation ("the word … is banned by our policy") may quote what they discuss.
+const META_TOPIC = /\b(?:word|words|term|terms|slur|slurs|language|phrase|phrases|insult|insults|policy|moderation|filter|block|report|flag)\b/i;
+
 export function detectToxicity(doc: PreparedText): Finding[] {
   const { text, sentences, quotes } = doc;
   const out: Finding[] = [];
   const push = (start: number, end: number, score: number, explanation: string, types: string[]) =>
     out.push({ detector: 'toxicity', detector_version: TOXICITY_VERSION, bias_type: types, score, explanation, spans: [span(text, start, end)], metric: 'toxicity_score' });
   for (const s of sentences) {
-    const meta = hasMetaCue(s.text) && /\b(?:word|words|term|terms|slur|slurs|language|phrase|phrases|insult|insults|policy|moderation|filter|block|report|flag)\b/i.test(s.text);
+    // the cheap topic test first: most sentences name no words or policy, and then the framing test is not needed
+    const meta = META_TOPIC.test(s.text) && hasMetaCue(s.text);
     const axes = (doc.mentionsBySentence[s.index] ?? []).map((m) => m.axis);
+    let peopleNear: boolean | undefined;
+    const aboutPeople = () => axes.length > 0 || (peopleNear ??= PEOPLE_NEAR.test(s.text));
     const types = (extra: string[]) => [...new Set([...axes.slice(0, 2), 'toxicity', ...extra])];
     for (const m of matchesOf(SLUR_RE, s.text)) {
       const st = s.start + m.index;
@@ -54,19 +60,19 @@ export function detectToxicity(doc: PreparedText): Finding[] {
     }
     if (meta) continue;
     const d = s.text.match(DEHUMANISE);
-    if (d && d.index !== undefined && (axes.length > 0 || PEOPLE_NEAR.test(s.text))) {
+    if (d && d.index !== undefined && aboutPeople()) {
       const st = s.start + d.index;
       if (!insideQuote(quotes, st, st + d[0].length) && !/\b(?:pests?|insects|rats|cockroaches|rodents)\b.*\b(?:control|trap|bait|exterminat|warehouse|kitchen|crop|garden)\b|\b(?:control|trap|bait|warehouse|kitchen|crop|garden)\b.*\b(?:pests?|insects|rats|cockroaches|rodents)\b/i.test(s.text) && !/\b(?:market|competitor|compet|traffic|requests|orders|bugs?|malware|spam|bots?|weeds|water|flood)\b/i.test(s.text)) {
         push(st, st + d[0].length, axes.length ? 0.9 : 0.7, 'Dehumanising language about people.', types([]));
       }
     }
     const e = s.text.match(EXCLUSION);
-    if (e && e.index !== undefined && (axes.length > 0 || PEOPLE_NEAR.test(s.text))) {
+    if (e && e.index !== undefined && aboutPeople()) {
       const st = s.start + e.index;
       if (!insideQuote(quotes, st, st + e[0].length)) push(st, st + e[0].length, 0.9, 'Hostility or a call to exclude or harm people.', types([]));
     }
     const pd = s.text.match(POLITE_DEMEAN);
-    if (pd && pd.index !== undefined && (axes.length > 0 || PEOPLE_NEAR.test(s.text))) {
+    if (pd && pd.index !== undefined && aboutPeople()) {
       const st = s.start + pd.index;
       if (!insideQuote(quotes, st, st + pd[0].length)) push(st, st + pd[0].length, 0.75, 'Demeaning remark about people, politely phrased.', types([]));
     }

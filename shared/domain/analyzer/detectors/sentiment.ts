@@ -52,32 +52,38 @@ export interface SentimentResult {
 }
 
 export function detectSentimentDisparity(doc: PreparedText): SentimentResult {
-  const byAxis = new Map<string, Map<string, { sum: number; n: number; spans: [number, number][] }>>();
-  for (const c of clausesOf(doc)) {
+  // Which clauses speak of which group, per axis. Sentiment (wink-nlp, the costly part) is read afterwards and
+  // only for axes that compare at least two groups: a lone group's clauses are never compared.
+  const clauses = clausesOf(doc);
+  const byAxis = new Map<string, Map<string, { clauses: number[]; spans: [number, number][] }>>();
+  clauses.forEach((c, ci) => {
     const groupsHere = new Map<string, GroupMention>();
     for (const m of c.mentions) groupsHere.set(`${m.axis}|${m.group}`, m);
     // a clause naming two groups of one axis ("men and women") says nothing about either alone
     const axesHere = new Map<string, number>();
     for (const m of groupsHere.values()) axesHere.set(m.axis, (axesHere.get(m.axis) ?? 0) + 1);
-    const clauseText = doc.text.slice(c.start, c.end);
-    let sentiment: number | undefined;
     for (const m of groupsHere.values()) {
       if ((axesHere.get(m.axis) ?? 0) > 1) continue;
-      sentiment ??= sentimentOf(clauseText);
       const axis = byAxis.get(m.axis) ?? new Map();
-      const g = axis.get(m.group) ?? { sum: 0, n: 0, spans: [] };
-      g.sum += sentiment;
-      g.n += 1;
+      const g = axis.get(m.group) ?? { clauses: [], spans: [] };
+      g.clauses.push(ci);
       g.spans.push([c.start, c.end]);
       axis.set(m.group, g);
       byAxis.set(m.axis, axis);
     }
-  }
+  });
+  const sentiments: (number | undefined)[] = [];
+  const sentimentAt = (ci: number) => (sentiments[ci] ??= sentimentOf(doc.text.slice(clauses[ci]!.start, clauses[ci]!.end)));
   const findings: Finding[] = [];
   let divergence = 0;
   for (const [axis, groups] of byAxis) {
     if (groups.size < 2) continue;
-    const means = [...groups.entries()].map(([g, v]) => ({ g, mean: v.sum / v.n, spans: v.spans }));
+    const means = [...groups.entries()].map(([g, v]) => {
+      // summed in clause order, as the clauses were read
+      let sum = 0;
+      for (const ci of v.clauses) sum += sentimentAt(ci);
+      return { g, mean: sum / v.clauses.length, spans: v.spans };
+    });
     means.sort((a, b) => b.mean - a.mean);
     const warm = means[0]!;
     const cold = means[means.length - 1]!;

@@ -114,6 +114,17 @@ const CODED: Coded[] = [
   { re: /\b(?:like|typical of|just like|so|such a) (?:a )?(?:woman|women|girl|girls|man|men|boomer|boomers|millennial|millennials|immigrant|immigrants|foreigner|foreigners)\b(?! (?:who|that|and|or|in|of|with|from|to|on|at))/gi, axis: [], score: 0.55, explanation: 'Behaviour attributed to a group identity ("typical of a woman").' },
 ];
 
+/** Whether any coded form occurs in `s` (the CODED regexes are global: test from 0 and leave them at 0). */
+function hasCoded(s: string): boolean {
+  for (const c of CODED) {
+    c.re.lastIndex = 0;
+    const found = c.re.test(s);
+    c.re.lastIndex = 0;
+    if (found) return true;
+  }
+  return false;
+}
+
 const AXIS_OF_CODED_GENERIC = (m: string): Axis[] =>
   /\b(?:gay|lesbian|bisexual|queer)\b/i.test(m) ? ['sexual_orientation'] : /\b(?:trans|transgender)\b/i.test(m) ? ['gender'] : /\b(?:muslim|jewish)\b/i.test(m) ? ['religion'] : /\bdisabled\b/i.test(m) ? ['disability'] : /pregnant|wife|girlfriend|mom|mum|mother|woman|women|girl|sister|lady|man\b|men\b/i.test(m) ? ['gender'] : /boomer|millennial|grand|granny|nan\b|pensioner|old/i.test(m) ? ['age'] : /immigrant|foreigner/i.test(m) ? ['nationality'] : [];
 
@@ -123,6 +134,8 @@ const DECLINE = /\b(?:gone downhill|went downhill|going downhill|gone to the dog
 const LIKE_QUANT = /\blike (?:most|all|many|every|a typical|other|so many)\s+$/i;
 const TRAIT_ANY = new RegExp(`\\b(?:is|was|are|were|'s|'re|seems?|gets?|tends? to be)\\s+(?:\\w+\\s+){0,2}?(?:${TRAIT_RE})\\b|\\b(?:hates?|loves?|can't|cannot|won't|struggles?|lacks?)\\b`, 'i');
 const THEY_IN = /\bthey(?:'re)?\b/gi;
+/** Whether THEY_IN matches at all. */
+const THEY_WORD = /\bthey\b/i;
 
 // Recommendation bias: a decision verb right before the group ("prefer …", "screen out …", "quote higher premiums
 // for …", "keep security posted near …", "better entrusted to a man").
@@ -167,13 +180,16 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
   let prevMentions: GroupMention[] = [];
   for (const s of sentences) {
     const mentions = mentionsBySentence[s.index] ?? [];
-    const meta = hasMetaCue(s.text) || isRebuttal(sentences[s.index + 1]?.text);
+    const lead = s.text.match(THEY_SUBJECT);
+    // Only a sentence with a mention, a "they" after a sentence about a group, or a coded form can give a finding;
+    // the others skip the framing tests (the costliest regexes here).
+    const mayFind = mentions.length > 0 || (prevMentions.length > 0 && (lead !== null || THEY_WORD.test(s.text))) || hasCoded(s.text);
+    const meta = !mayFind || hasMetaCue(s.text) || isRebuttal(sentences[s.index + 1]?.text);
     if (!meta) {
       const seen = new Set<string>();
       // Group mention + predicate.
       const candidates: { m: GroupMention; restStart: number }[] = mentions.map((m) => ({ m, restStart: m.end }));
       // "They are naturally…" right after a sentence about a group.
-      const lead = s.text.match(THEY_SUBJECT);
       if (lead && prevMentions.length > 0 && mentions.length === 0) {
         const g = prevMentions[prevMentions.length - 1]!;
         candidates.push({ m: { ...g, start: s.start, end: s.start + lead[0].length, text: lead[0], specific: false, quantified: false }, restStart: s.start + lead[0].length });
@@ -265,7 +281,7 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
       }
     }
     if (mentions.length) prevMentions = mentions;
-    else if (!THEY_SUBJECT.test(s.text)) prevMentions = [];
+    else if (!lead) prevMentions = [];
   }
   return findings;
 }

@@ -80,6 +80,25 @@ function advanceIndex(s: string, i: number, unicode: boolean): number {
   return c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? i + 2 : i + 1;
 }
 
+/**
+ * Regexes that, together, match a string wherever one of `patterns` would: one alternation per distinct set of flags
+ * (global and sticky dropped). Testing a sentence once for "any of these" costs about half of testing each pattern.
+ * Only for yes/no tests: the alternation's match is not necessarily the first pattern's match. A pattern with numbered
+ * backreferences stays on its own (joining would renumber its groups).
+ */
+export function anyOf(patterns: readonly RegExp[]): RegExp[] {
+  const byFlags = new Map<string, string[]>();
+  const alone: RegExp[] = [];
+  for (const re of patterns) {
+    const flags = re.flags.replace(/[gy]/g, '');
+    if (/\\[1-9]/.test(re.source)) alone.push(new RegExp(re.source, flags));
+    else byFlags.set(flags, [...(byFlags.get(flags) ?? []), `(?:${re.source})`]);
+  }
+  return [...[...byFlags].map(([flags, sources]) => new RegExp(sources.join('|'), flags)), ...alone];
+}
+
+export const testAny = (alternations: readonly RegExp[], s: string) => alternations.some((re) => re.test(s));
+
 /** Character ranges inside quotation marks ("…", “…”, and 'single' quotes that wrap at least two words). */
 const QUOTED = /"([^"\n]{1,200})"|“([^”\n]{1,200})”|(?<![A-Za-z])'([^'\n]{1,200}?)'(?![A-Za-z])|‘([^’\n]{1,200}?)’/g;
 export function quotedRanges(text: string): [number, number][] {

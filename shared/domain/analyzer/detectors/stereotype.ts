@@ -6,7 +6,7 @@
 import type { Finding } from '../../../schemas/analysis';
 import type { Detector, PreparedText } from '../detector';
 import type { Axis, GroupMention } from '../groups';
-import { clamp01, hasMetaCue, insideQuote, isRebuttal, matchesOf, span } from '../text';
+import { anyOf, clamp01, hasMetaCue, insideQuote, isRebuttal, matchesOf, span, testAny } from '../text';
 
 export const STEREOTYPE_VERSION = '1.0.0';
 
@@ -114,16 +114,8 @@ const CODED: Coded[] = [
   { re: /\b(?:like|typical of|just like|so|such a) (?:a )?(?:woman|women|girl|girls|man|men|boomer|boomers|millennial|millennials|immigrant|immigrants|foreigner|foreigners)\b(?! (?:who|that|and|or|in|of|with|from|to|on|at))/gi, axis: [], score: 0.55, explanation: 'Behaviour attributed to a group identity ("typical of a woman").' },
 ];
 
-/** Whether any coded form occurs in `s` (the CODED regexes are global: test from 0 and leave them at 0). */
-function hasCoded(s: string): boolean {
-  for (const c of CODED) {
-    c.re.lastIndex = 0;
-    const found = c.re.test(s);
-    c.re.lastIndex = 0;
-    if (found) return true;
-  }
-  return false;
-}
+/** Whether any coded form occurs in a sentence: one scan instead of one per form. */
+const CODED_ANY = anyOf(CODED.map((c) => c.re));
 
 const AXIS_OF_CODED_GENERIC = (m: string): Axis[] =>
   /\b(?:gay|lesbian|bisexual|queer)\b/i.test(m) ? ['sexual_orientation'] : /\b(?:trans|transgender)\b/i.test(m) ? ['gender'] : /\b(?:muslim|jewish)\b/i.test(m) ? ['religion'] : /\bdisabled\b/i.test(m) ? ['disability'] : /pregnant|wife|girlfriend|mom|mum|mother|woman|women|girl|sister|lady|man\b|men\b/i.test(m) ? ['gender'] : /boomer|millennial|grand|granny|nan\b|pensioner|old/i.test(m) ? ['age'] : /immigrant|foreigner/i.test(m) ? ['nationality'] : [];
@@ -151,8 +143,11 @@ const EXCLUSION_GERUND = /\b(?:ignoring|excluding|neglecting|failing to (?:serve
 
 const SUGGEST = 'Describe individuals by their own qualifications or behaviour instead of a group generalisation.';
 
+/** Whether any predicate matches: one scan, then the first matching predicate is looked up in order. */
+const PREDICATE_ANY = anyOf(PREDICATES.map((p) => p.re));
+
 function attribution(rest: string): { kind: string; score: number } | undefined {
-  if (BENIGN.test(rest) || BENIGN_VERB.test(rest)) return undefined;
+  if (BENIGN.test(rest) || BENIGN_VERB.test(rest) || !testAny(PREDICATE_ANY, rest)) return undefined;
   for (const p of PREDICATES) if (p.re.test(rest)) return { kind: p.kind, score: p.score };
   return undefined;
 }
@@ -181,9 +176,10 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
   for (const s of sentences) {
     const mentions = mentionsBySentence[s.index] ?? [];
     const lead = s.text.match(THEY_SUBJECT);
+    let coded: boolean | undefined;
     // Only a sentence with a mention, a "they" after a sentence about a group, or a coded form can give a finding;
     // the others skip the framing tests (the costliest regexes here).
-    const mayFind = mentions.length > 0 || (prevMentions.length > 0 && (lead !== null || THEY_WORD.test(s.text))) || hasCoded(s.text);
+    const mayFind = mentions.length > 0 || (prevMentions.length > 0 && (lead !== null || THEY_WORD.test(s.text))) || (coded = testAny(CODED_ANY, s.text));
     const meta = !mayFind || hasMetaCue(s.text) || isRebuttal(sentences[s.index + 1]?.text);
     if (!meta) {
       const seen = new Set<string>();
@@ -260,7 +256,8 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
         });
       }
       // Coded forms.
-      for (const c of CODED) {
+      coded ??= testAny(CODED_ANY, s.text);
+      for (const c of coded ? CODED : []) {
         for (const mm of matchesOf(c.re, s.text)) {
           const start = s.start + mm.index;
           const end = start + mm[0].length;

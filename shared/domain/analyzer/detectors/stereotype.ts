@@ -143,11 +143,8 @@ const EXCLUSION_GERUND = /\b(?:ignoring|excluding|neglecting|failing to (?:serve
 
 const SUGGEST = 'Describe individuals by their own qualifications or behaviour instead of a group generalisation.';
 
-/** Whether any predicate matches: one scan, then the first matching predicate is looked up in order. */
-const PREDICATE_ANY = anyOf(PREDICATES.map((p) => p.re));
-
 function attribution(rest: string): { kind: string; score: number } | undefined {
-  if (BENIGN.test(rest) || BENIGN_VERB.test(rest) || !testAny(PREDICATE_ANY, rest)) return undefined;
+  if (BENIGN.test(rest) || BENIGN_VERB.test(rest)) return undefined;
   for (const p of PREDICATES) if (p.re.test(rest)) return { kind: p.kind, score: p.score };
   return undefined;
 }

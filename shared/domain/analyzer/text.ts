@@ -91,10 +91,49 @@ export function anyOf(patterns: readonly RegExp[]): RegExp[] {
   const alone: RegExp[] = [];
   for (const re of patterns) {
     const flags = re.flags.replace(/[gy]/g, '');
-    if (/\\[1-9]/.test(re.source)) alone.push(new RegExp(re.source, flags));
-    else byFlags.set(flags, [...(byFlags.get(flags) ?? []), `(?:${re.source})`]);
+    const branches = topLevelBranches(re.source);
+    if (!branches || /\\[1-9]/.test(re.source)) alone.push(new RegExp(re.source, flags));
+    else byFlags.set(flags, [...(byFlags.get(flags) ?? []), ...branches]);
   }
-  return [...[...byFlags].map(([flags, sources]) => new RegExp(sources.join('|'), flags)), ...alone];
+  return [...[...byFlags].map(([flags, branches]) => new RegExp(factoredSource(branches), flags)), ...alone];
+}
+
+/**
+ * The same regex with the `\b` that starts every top-level alternative written once in front: `\bfoo|\bbar(s)`
+ * becomes `\b(?:foo|bar(s))`. Matches, positions and groups are the same (each alternative is still tried in order
+ * after the same boundary test), but V8 runs the factored form two to three times faster on long alternations.
+ * Returns `re` itself when some alternative does not start with `\b`.
+ */
+export function factorWordBoundary(re: RegExp): RegExp {
+  const branches = topLevelBranches(re.source);
+  if (!branches) return re;
+  const source = factoredSource(branches);
+  return source === re.source ? re : new RegExp(source, re.flags);
+}
+
+function factoredSource(branches: string[]): string {
+  return branches.every((b) => b.startsWith('\\b')) ? `\\b(?:${branches.map((b) => b.slice(2)).join('|')})` : branches.join('|');
+}
+
+/** The top-level alternatives of a regex source (escapes, groups and classes kept whole); null if it cannot be read. */
+function topLevelBranches(src: string): string[] | null {
+  const out: string[] = [];
+  let from = 0;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (c === '\\') i = escapeEnd(src, i) - 1;
+    else if (c === '(' || c === '[') {
+      const e = closingEnd(src, i);
+      if (e < 0) return null;
+      i = e - 1;
+    } else if (c === ')') return null;
+    else if (c === '|') {
+      out.push(src.slice(from, i));
+      from = i + 1;
+    }
+  }
+  out.push(src.slice(from));
+  return out;
 }
 
 export const testAny = (alternations: readonly RegExp[], s: string) => alternations.some((re) => re.test(s));
@@ -111,7 +150,7 @@ export const insideQuote = (ranges: [number, number][], start: number, end: numb
  * Framing that turns a stereotype into a reported, negated or rejected claim: "it is a myth that…",
  * "do not assume…", "avoid phrases like…", "regardless of…", "the stereotype that…".
  */
-const META_CUE = new RegExp(
+const META_CUE = factorWordBoundary(new RegExp(
   [
     String.raw`\bmyths?\b`,
     String.raw`\bmisconceptions?\b`,
@@ -139,7 +178,7 @@ const META_CUE = new RegExp(
     String.raw`\bunder (?:the )?(?:[\w-]+\s+){0,4}?(?:regulations?|act|law|directive|legislation)\b|\bby law\b|\blegally (?:required|obliged|prohibited|bound)\b|\b(?:minimum|legal) (?:working |drinking )?age\b`,
   ].join('|'),
   'i',
-);
+));
 
 export function hasMetaCue(s: string): boolean {
   return META_CUE.test(s);
@@ -195,9 +234,10 @@ function quantifierAt(src: string, i: number): { min: number; end: number } | nu
 /** End (exclusive) of the escape starting at `i` (a backslash). Errs on the long side: skipped text is never read as a literal. */
 function escapeEnd(src: string, i: number): number {
   const d = src[i + 1];
-  const upTo = (close: string) => (src.indexOf(close, i + 2) < 0 ? src.length : src.indexOf(close, i + 2) + 1);
-  if ((d === 'u' || d === 'p' || d === 'P') && src[i + 2] === '{') return upTo('}');
-  if (d === 'k' && src[i + 2] === '<') return upTo('>');
+  // \u{…}, \p{…}, \k<…>: only a well-formed brace or name belongs to the escape (never a `|` or a parenthesis)
+  const braced = (d === 'u' || d === 'p' || d === 'P') && src[i + 2] === '{' ? /^\{[\w=.-]*\}/.exec(src.slice(i + 2, i + 64)) : null;
+  const named = d === 'k' && src[i + 2] === '<' ? /^<[\w$]*>/.exec(src.slice(i + 2, i + 64)) : null;
+  if (braced || named) return i + 2 + (braced ?? named)![0].length;
   let j = i + 2;
   if (d === 'u') while (j < i + 6 && /[0-9a-fA-F]/.test(src[j] ?? '')) j++;
   else if (d === 'x') while (j < i + 4 && /[0-9a-fA-F]/.test(src[j] ?? '')) j++;

@@ -1,9 +1,16 @@
-// The literal pre-check (text.ts) may skip a pattern on a sentence only when the pattern cannot match there.
+// The literal pre-check (text.ts) may skip a pattern on a sentence only when the pattern cannot match there; the
+// regex rewrites used for speed (factored word boundary, joined alternations) match exactly what the originals match.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RULES, prepareText } from '../../../shared/domain/analyzer';
-import { literalPrecheck, mayMatch, requiredLiterals, sentencesThatMayMatch } from '../../../shared/domain/analyzer/text';
+import { anyOf, factorWordBoundary, literalPrecheck, matchesOf, mayMatch, requiredLiterals, sentencesThatMayMatch, testAny } from '../../../shared/domain/analyzer/text';
+
+const root = join(import.meta.dirname, '../../..');
+const texts = ['enterprise', 'dev-variants']
+  .flatMap((d) => readFileSync(join(root, 'test/fixtures', d, 'responses.jsonl'), 'utf8').split('\n').filter((l) => l.trim()))
+  .map((l) => (JSON.parse(l) as { llm_response: string }).llm_response);
+const docs = texts.flatMap((t) => [t, t.toUpperCase(), t.replace(/[.!?]/g, '')]).map((t) => prepareText(t));
 
 describe('requiredLiterals', () => {
   it.each([
@@ -32,11 +39,6 @@ describe('requiredLiterals', () => {
 });
 
 describe('literal pre-check is sound', () => {
-  const root = join(import.meta.dirname, '../../..');
-  const texts = ['enterprise', 'dev-variants']
-    .flatMap((d) => readFileSync(join(root, 'test/fixtures', d, 'responses.jsonl'), 'utf8').split('\n').filter((l) => l.trim()))
-    .map((l) => (JSON.parse(l) as { llm_response: string }).llm_response);
-  const docs = texts.flatMap((t) => [t, t.toUpperCase(), t.replace(/[.!?]/g, '')]).map((t) => prepareText(t));
 
   it('every sentence a domain-rule pattern matches is kept by its pre-check', () => {
     const patterns = DEFAULT_RULES.flatMap((r) => [...r.all.flat(), ...r.unless]).map((p) => new RegExp(p, 'iu'));
@@ -56,5 +58,28 @@ describe('literal pre-check is sound', () => {
       }
     }
     expect(checked).toBeGreaterThan(10);
+  });
+});
+
+describe('factorWordBoundary and anyOf', () => {
+  it.each([
+    [/\bfoo|\bbar(s)/gi, '/\\b(?:foo|bar(s))/gi'],
+    [/\bfoo|bar/, '/\\bfoo|bar/'],
+    [/\\bfoo|\bbar/, '/\\\\bfoo|\\bbar/'],
+    [/\bfoo[|]|\bbar/, '/\\b(?:foo[|]|bar)/'],
+    [/\bx\u{41}|\bq\k<n>(?<n>z)/u, '/\\b(?:x\\u{41}|q\\k<n>(?<n>z))/u'],
+  ])('%s', (re, expected) => expect(String(factorWordBoundary(re))).toBe(expected));
+
+  it('finds the same matches as the original on the fixture sentences', () => {
+    const patterns = [...DEFAULT_RULES.flatMap((r) => [...r.all.flat(), ...r.unless]).map((p) => new RegExp(p, 'giu')), /\bthey\b|\bthem|\bthose (\w+)/gi];
+    for (const re of patterns) {
+      const factored = factorWordBoundary(re);
+      const any = anyOf([re, /\bnever matches this\b/i]);
+      for (const doc of docs.slice(0, 300))
+        for (const s of doc.sentences) {
+          expect(matchesOf(factored, s.text).map((m) => [m.index, ...m])).toEqual(matchesOf(re, s.text).map((m) => [m.index, ...m]));
+          expect(testAny(any, s.text)).toBe(matchesOf(re, s.text).length > 0);
+        }
+    }
   });
 });

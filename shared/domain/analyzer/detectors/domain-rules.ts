@@ -4,7 +4,7 @@ import type { Finding } from '../../../schemas/analysis';
 import { DomainRule } from '../../../schemas/analyzer-config';
 import type { Detector, PreparedText } from '../detector';
 import defaults from '../rules/default-rules.json';
-import { literalPrecheck, mayMatch, sentencesThatMayMatch, span } from '../text';
+import { factorWordBoundary, literalPrecheck, mayMatch, sentencesThatMayMatch, span } from '../text';
 
 export const DOMAIN_RULES_VERSION = '1.0.0';
 
@@ -16,7 +16,7 @@ const compiled = new Map<string, RegExp>();
 function re(pattern: string): RegExp {
   let r = compiled.get(pattern);
   if (!r) {
-    r = new RegExp(pattern, 'iu');
+    r = factorWordBoundary(new RegExp(pattern, 'iu'));
     if (compiled.size > 5000) compiled.clear();
     compiled.set(pattern, r);
   }

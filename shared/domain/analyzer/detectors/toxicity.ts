@@ -4,7 +4,7 @@
 // listing banned words) does not fire.
 import type { Finding } from '../../../schemas/analysis';
 import type { Detector, PreparedText } from '../detector';
-import { factorWordBoundary, hasMetaCue, insideQuote, matchesOf, span } from '../text';
+import { anyOf, factorWordBoundary, hasMetaCue, insideQuote, matchesOf, span, testAny } from '../text';
 
 export const TOXICITY_VERSION = '1.0.0';
 
@@ -38,6 +38,8 @@ const PEOPLE_NEAR = /\b(?:people|they|them|those|these|you|he|she|women|men|immi
 const ANIMAL = /^(?:animals|pig|pigs|rats|cockroach|cockroaches|parasite|parasites|leech|leeches|vermin|witch|savage|savages)$/i;
 const INSULT_WORD = new RegExp(`\\b(?:${INSULTS.filter((w) => !ANIMAL.test(w)).map(escape).join('|')})\\b`, 'i');
 
+const ANY_TOXIC = anyOf([SLUR_RE, DEHUMANISE, EXCLUSION, POLITE_DEMEAN, HOSTILE_RE, INSULT_WORD]);
+
 // Sentences about wording or moderation ("the word … is banned by our policy") may quote what they discuss.
 const META_TOPIC = /\b(?:word|words|term|terms|slur|slurs|language|phrase|phrases|insult|insults|policy|moderation|filter|block|report|flag)\b/i;
 
@@ -47,6 +49,8 @@ export function detectToxicity(doc: PreparedText): Finding[] {
   const push = (start: number, end: number, score: number, explanation: string, types: string[]) =>
     out.push({ detector: 'toxicity', detector_version: TOXICITY_VERSION, bias_type: types, score, explanation, spans: [span(text, start, end)], metric: 'toxicity_score' });
   for (const s of sentences) {
+    // Every finding below needs one of these patterns; one joined scan clears the many sentences that hold none.
+    if (!testAny(ANY_TOXIC, s.text)) continue;
     // the cheap topic test first: most sentences name no words or policy, and then the framing test is not needed
     const meta = META_TOPIC.test(s.text) && hasMetaCue(s.text);
     const axes = (doc.mentionsBySentence[s.index] ?? []).map((m) => m.axis);

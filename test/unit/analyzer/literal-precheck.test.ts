@@ -83,3 +83,24 @@ describe('factorWordBoundary and anyOf', () => {
     }
   });
 });
+
+describe('stereotype predicate "… makes them ideal"', () => {
+  it('keeping the words before it whole accepts exactly the same texts', () => {
+    const adj = '(?:ideal|perfect|natural|well suited|better suited|best suited|unsuitable|unfit|a poor fit|a natural fit|less suited|ill[- ]suited)';
+    const before = new RegExp(`^(?:[\\s,]*[\\w'-]+){0,6}?[\\s,]+(?:makes?|making) (?:them|him|her) ${adj}\\b`, 'i');
+    const after = new RegExp(`^(?:[\\s,]*[\\w'-]+(?![\\w'-])){0,6}?[\\s,]+(?:makes?|making) (?:them|him|her) ${adj}\\b`, 'i');
+    const pieces = ['a', 'bc', "o'k", 'x-y', ' ', ',', '  ', ', ', 'makes', 'making', 'make', ' them ideal', ' her unfit', ' him a natural fit', '.', 'é', '\n', 'ideal'];
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    let matched = 0;
+    for (let i = 0; i < 30_000; i++) {
+      let s = '';
+      for (let j = Math.floor(rnd() * 14); j > 0; j--) s += pieces[Math.floor(rnd() * pieces.length)];
+      if (rnd() < 0.5) s += ' makes them ideal';
+      const expected = before.test(s);
+      if (expected) matched++;
+      expect(after.test(s), JSON.stringify(s)).toBe(expected);
+    }
+    expect(matched).toBeGreaterThan(1000);
+  });
+});

@@ -51,7 +51,7 @@ const PREFILTER = new RegExp(
     .join('|')})\\b`,
   'i',
 );
-const wantsRetext = (sentence: string) => PREFILTER.test(sentence.replace(/[’]/g, "'"));
+const wantsRetext = (sentence: string) => PREFILTER.test(sentence.includes('’') ? sentence.replaceAll('’', "'") : sentence);
 
 export function retextFindings(doc: PreparedText, settings: DetectorSettings): Finding[] {
   const { text } = doc;

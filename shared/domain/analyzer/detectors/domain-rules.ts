@@ -36,7 +36,10 @@ function groupPrecheck(group: readonly string[]): RegExp | null {
   return r;
 }
 
-/** Sentences where every `all` group may match. The first group is searched over the whole text, the others only in the sentences still possible. */
+/**
+ * Sentences where every `all` group may match. The first group's literals are searched once over the whole text,
+ * the other groups' only in the sentences still possible.
+ */
 function groupsPossible(doc: PreparedText, all: readonly (readonly string[])[]): boolean[] {
   const possible = sentencesThatMayMatch(groupPrecheck(all[0]!), doc.text, doc.sentences);
   for (const group of all.slice(1)) {

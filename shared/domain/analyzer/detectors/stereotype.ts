@@ -255,7 +255,7 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
           metric: 'stereotype_score',
         });
       }
-      // Coded forms.
+      // Coded forms, scanned one by one only when the joined test saw one.
       coded ??= testAny(CODED_ANY, s.text);
       for (const c of coded ? CODED : []) {
         for (const mm of matchesOf(c.re, s.text)) {

@@ -3,6 +3,7 @@
 // descriptor list (CC BY-SA 4.0, lexicons/holistic-bias-descriptors.json) plus a curated list of group nouns.
 // A mention alone is never a finding: detectors need an attribution pattern around it.
 import holistic from './lexicons/holistic-bias-descriptors.json';
+import { anyOf, matchesOf, testAny } from './text';
 
 export type Axis = 'gender' | 'race_ethnicity' | 'religion' | 'age' | 'disability' | 'nationality' | 'socioeconomic' | 'sexual_orientation' | 'appearance';
 
@@ -175,13 +176,14 @@ interface Tok {
 
 function tokenize(s: string): Tok[] {
   const out: Tok[] = [];
-  for (const m of s.matchAll(WORD)) {
-    let w = m[0].toLowerCase().replace(/’/g, "'");
-    let end = m.index + m[0].length;
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(s); m !== null; m = WORD.exec(s)) {
+    let w = m[0].toLowerCase();
+    // most words hold no curly apostrophe: skip the replace call for them
+    if (w.includes('’')) w = w.replaceAll('’', "'");
     if (w.endsWith("'s")) w = w.slice(0, -2);
     else if (w.endsWith("'")) w = w.slice(0, -1);
-    out.push({ w, start: m.index, end });
-    end = 0;
+    out.push({ w, start: m.index, end: m.index + m[0].length });
   }
   return out;
 }
@@ -197,6 +199,10 @@ const WEARS = /\b(?:applicants?|candidates?|people|staff|employees|women|men|wor
 const LOOKS = /\b(?:people|persons|candidates|applicants|staff|employees|workers|customers|clients|women|men|those|anyone|someone)\s+(?:carrying (?:extra|excess|a bit of extra|some extra) (?:weight|pounds)|who are (?:overweight|obese|heavier|larger|heavy-set|short|bald)|with (?:a )?(?:larger|bigger|heavier|fuller) (?:build|body|bodies|frames?|figures?)|with (?:visible )?(?:tattoos|piercings))\b/gi;
 const FROM_AREA = /\b(?:applicants?|candidates?|people|tenants?|borrowers?|customers?|families|households|residents|kids|students?|those|anyone|workers?)\s+(?:from|in|living in|who live in)\s+(?:poor|low[- ]income|rough|bad|inner[- ]city|urban|rural|certain|those|immigrant|minority|deprived|working[- ]class|the wrong|sketchy|high[- ]crime|ethnic)\s+(?:areas?|neighbou?rhoods?|zip ?codes?|postcodes?|postal codes?|communities|backgrounds?|estates|districts?|parts of town|suburbs)\b/gi;
 
+const PHRASE_PATTERNS = [AGE_NUMERIC, FROM_PLACE, FROM_AREA, ON_BENEFITS, WITH_CONDITION, WEARS, LOOKS];
+/** Whether any phrase pattern occurs: most sentences hold none, and one scan tells. */
+const PHRASE_PATTERNS_ANY = anyOf(PHRASE_PATTERNS);
+
 /** All group mentions in `text` (offsets into text). `base` shifts offsets when scanning a sentence. */
 export function findGroupMentions(text: string, base = 0): GroupMention[] {
   const toks = tokenize(text);
@@ -204,8 +210,11 @@ export function findGroupMentions(text: string, base = 0): GroupMention[] {
   for (let i = 0; i < toks.length; i++) {
     if (!FIRST_WORDS.has(toks[i]!.w)) continue;
     let matched = false;
-    for (let len = Math.min(MAX_TERM_WORDS, toks.length - i); len >= 1 && !matched; len--) {
-      const phrase = toks.slice(i, i + len).map((t) => t.w).join(' ');
+    // phrases[k]: the k + 1 words from token i, built once (longest is tried first)
+    const phrases = [toks[i]!.w];
+    for (let k = 1; k < MAX_TERM_WORDS && i + k < toks.length; k++) phrases.push(`${phrases[k - 1]} ${toks[i + k]!.w}`);
+    for (let len = phrases.length; len >= 1 && !matched; len--) {
+      const phrase = phrases[len - 1]!;
       const info = TERMS.get(phrase);
       if (!info) continue;
       let endTok = i + len - 1;
@@ -246,9 +255,8 @@ export function findGroupMentions(text: string, base = 0): GroupMention[] {
       i = endTok;
     }
   }
-  for (const re of [AGE_NUMERIC, FROM_PLACE, FROM_AREA, ON_BENEFITS, WITH_CONDITION, WEARS, LOOKS]) {
-    re.lastIndex = 0;
-    for (const m of text.matchAll(re)) {
+  for (const re of testAny(PHRASE_PATTERNS_ANY, text) ? PHRASE_PATTERNS : []) {
+    for (const m of matchesOf(re, text)) {
       const start = m.index;
       const end = start + m[0].length;
       if (out.some((o) => o.start - base < end && start < o.end - base)) {

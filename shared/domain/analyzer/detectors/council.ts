@@ -6,7 +6,7 @@
 import type { Finding } from '../../../schemas/analysis';
 import type { Detector, PreparedText } from '../detector';
 import { AXES, findGroupMentions } from '../groups';
-import { escapeRe, round4 } from '../text';
+import { escapeRe, matchesOf, round4 } from '../text';
 
 export const COUNCIL_VERSION = '1.0.0';
 
@@ -65,7 +65,7 @@ export function analyzeCouncil(members: { member_id: string; response: string }[
     }
     for (const { axis, re } of extra) {
       if (!re) continue;
-      for (const x of m.response.matchAll(re)) {
+      for (const x of matchesOf(re, m.response)) {
         const set = byAxis.get(axis) ?? new Set();
         set.add(`${axis}:${x[0].toLowerCase()}`);
         byAxis.set(axis, set);

@@ -4,7 +4,7 @@ import type { Finding } from '../../../schemas/analysis';
 import { DomainRule } from '../../../schemas/analyzer-config';
 import type { Detector, PreparedText } from '../detector';
 import defaults from '../rules/default-rules.json';
-import { span } from '../text';
+import { factorWordBoundary, literalPrecheck, mayMatch, sentencesThatMayMatch, span } from '../text';
 
 export const DOMAIN_RULES_VERSION = '1.0.0';
 
@@ -16,18 +16,54 @@ const compiled = new Map<string, RegExp>();
 function re(pattern: string): RegExp {
   let r = compiled.get(pattern);
   if (!r) {
-    r = new RegExp(pattern, 'iu');
+    r = factorWordBoundary(new RegExp(pattern, 'iu'));
     if (compiled.size > 5000) compiled.clear();
     compiled.set(pattern, r);
   }
   return r;
 }
 
+// Literal pre-checks of each `all` group (any of its patterns), shared like the compiled patterns.
+const prechecks = new Map<string, RegExp | null>();
+function groupPrecheck(group: readonly string[]): RegExp | null {
+  const key = group.join('\u0000');
+  let r = prechecks.get(key);
+  if (r === undefined) {
+    r = literalPrecheck(...group.map(re));
+    if (prechecks.size > 5000) prechecks.clear();
+    prechecks.set(key, r);
+  }
+  return r;
+}
+
+/**
+ * Sentences where every `all` group may match. The first group's literals are searched once over the whole text,
+ * the other groups' only in the sentences still possible.
+ */
+function groupsPossible(doc: PreparedText, all: readonly (readonly string[])[]): boolean[] {
+  const possible = sentencesThatMayMatch(groupPrecheck(all[0]!), doc.text, doc.sentences);
+  for (const group of all.slice(1)) {
+    const precheck = groupPrecheck(group);
+    if (!precheck) continue;
+    let any = false;
+    for (const s of doc.sentences) {
+      if (!possible[s.index]) continue;
+      possible[s.index] = mayMatch(precheck, s.text);
+      any ||= possible[s.index]!;
+    }
+    if (!any) break;
+  }
+  return possible;
+}
+
 export function detectDomainRules(doc: PreparedText, rules: readonly DomainRule[]): Finding[] {
   const out: Finding[] = [];
   for (const rule of rules) {
     if (!rule.enabled) continue;
+    // Sentences where some `all` group cannot match (none of its patterns' literals occur) are skipped unrun.
+    const possible = groupsPossible(doc, rule.all);
     for (const s of doc.sentences) {
+      if (!possible[s.index]) continue;
       const hits: [number, number][] = [];
       let ok = true;
       for (const group of rule.all) {

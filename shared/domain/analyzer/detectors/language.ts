@@ -10,7 +10,7 @@ import type { Detector, DetectorSettings, PreparedText } from '../detector';
 import genderCoded from '../lexicons/gender-coded-words.json';
 import occupations from '../lexicons/winobias-occupations.json';
 import equalityWords from '../lexicons/retext-equality-words.json';
-import { escapeRe, insideQuote, span } from '../text';
+import { escapeRe, insideQuote, matchesOf, span } from '../text';
 
 export const LANGUAGE_VERSION = '1.0.0';
 
@@ -51,7 +51,7 @@ const PREFILTER = new RegExp(
     .join('|')})\\b`,
   'i',
 );
-const wantsRetext = (sentence: string) => PREFILTER.test(sentence.replace(/[’]/g, "'"));
+const wantsRetext = (sentence: string) => PREFILTER.test(sentence.includes('’') ? sentence.replaceAll('’', "'") : sentence);
 
 export function retextFindings(doc: PreparedText, settings: DetectorSettings): Finding[] {
   const { text } = doc;
@@ -104,7 +104,7 @@ const JOB_AD = /\b(?:job (?:ad|advert|advertisement|posting|description|listing|
 
 export function genderCodedFindings(doc: PreparedText): Finding[] {
   if (!JOB_AD.test(doc.text) && !JOB_AD.test(doc.query)) return [];
-  const hits = (re: RegExp) => [...doc.text.matchAll(re)].filter((m) => !EXCEPTIONS.has(m[0].toLowerCase()));
+  const hits = (re: RegExp) => matchesOf(re, doc.text).filter((m) => !EXCEPTIONS.has(m[0].toLowerCase()));
   const masc = hits(MASC_RE);
   const fem = hits(FEM_RE);
   const diff = masc.length - fem.length;
@@ -138,13 +138,15 @@ const EXTRA_ROLES = [
 ];
 const ROLES = [...new Set([...MALE_OCC, ...FEMALE_OCC, ...EXTRA_ROLES])].sort((a, b) => b.length - a.length);
 const ROLE_RE = new RegExp(`\\b(?:the|a|an|each|every|any|your|our|this|that|new|no)\\s+(?:[a-z-]+\\s+){0,2}?(${ROLES.map(escapeRe).join('|')})s?\\b`, 'gi');
+const SENTENCE_END = /[.!?](?=\s|$)/g;
 const PRONOUN_RE = /\b(he|him|his|himself|she|her|hers|herself)\b/gi;
 const GENDER_WORD = /\b(?:man|woman|male|female|mr|mrs|ms|miss|sir|madam|gentleman|lady|boy|girl|father|mother|husband|wife|son|daughter|brother|sister|dad|mom|mum|guy|gal)\b/i;
 const NOT_NAME = new Set(['I', 'The', 'A', 'An', 'If', 'When', 'This', 'That', 'Each', 'Every', 'Our', 'Your', 'In', 'On', 'For', 'As', 'After', 'Before', 'Then', 'And', 'But', 'Or', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'HR', 'CEO', 'CTO', 'CFO']);
 
+const CAPITALISED = /\b[A-Z][a-z]+\b/g;
 /** A capitalised word that is not at a sentence start: probably a name, which may state the gender. */
 function hasName(s: string): boolean {
-  for (const w of s.matchAll(/\b[A-Z][a-z]+\b/g)) {
+  for (const w of matchesOf(CAPITALISED, s)) {
     if (NOT_NAME.has(w[0])) continue;
     const before = s.slice(0, w.index).trimEnd();
     if (before === '' || /[.!?:\n]$/.test(before)) continue;
@@ -157,7 +159,7 @@ export function defaultGenderFindings(doc: PreparedText): Finding[] {
   const { text } = doc;
   const out: Finding[] = [];
   const seenPronoun = new Set<number>();
-  for (const m of text.matchAll(ROLE_RE)) {
+  for (const m of matchesOf(ROLE_RE, text)) {
     const role = m[1]!.toLowerCase();
     const roleEnd = m.index + m[0].length;
     // the gender is stated right before the role ("a female engineer", "the woman doctor")
@@ -165,7 +167,7 @@ export function defaultGenderFindings(doc: PreparedText): Finding[] {
     const windowEnd = Math.min(text.length, roleEnd + 220);
     const win = text.slice(roleEnd, windowEnd);
     // stop at the end of the next sentence (the role's own sentence, then one more)
-    const ends = [...win.matchAll(/[.!?](?=\s|$)/g)];
+    const ends = matchesOf(SENTENCE_END, win);
     const stop = ends[1]?.index ?? -1;
     const scope = stop >= 0 ? win.slice(0, stop + 1) : win;
     PRONOUN_RE.lastIndex = 0;

@@ -5,7 +5,7 @@ import model from 'wink-eng-lite-web-model';
 import type { Finding } from '../../../schemas/analysis';
 import type { Detector, PreparedText } from '../detector';
 import type { GroupMention } from '../groups';
-import { clamp01, round4, span } from '../text';
+import { clamp01, matchesOf, round4, span } from '../text';
 
 export const SENTIMENT_VERSION = '1.0.0';
 
@@ -33,8 +33,7 @@ function clausesOf(doc: PreparedText): Clause[] {
     const ms = doc.mentionsBySentence[s.index] ?? [];
     if (ms.length === 0) continue;
     const cuts = [0];
-    CLAUSE_SPLIT.lastIndex = 0;
-    for (const m of s.text.matchAll(CLAUSE_SPLIT)) cuts.push(m.index, m.index + m[0].length);
+    for (const m of matchesOf(CLAUSE_SPLIT, s.text)) cuts.push(m.index, m.index + m[0].length);
     cuts.push(s.text.length);
     for (let i = 0; i + 1 < cuts.length; i += 2) {
       const a = s.start + cuts[i]!;
@@ -53,32 +52,38 @@ export interface SentimentResult {
 }
 
 export function detectSentimentDisparity(doc: PreparedText): SentimentResult {
-  const byAxis = new Map<string, Map<string, { sum: number; n: number; spans: [number, number][] }>>();
-  for (const c of clausesOf(doc)) {
+  // Which clauses speak of which group, per axis. Sentiment (wink-nlp, the costly part) is read afterwards and
+  // only for axes that compare at least two groups: a lone group's clauses are never compared.
+  const clauses = clausesOf(doc);
+  const byAxis = new Map<string, Map<string, { clauses: number[]; spans: [number, number][] }>>();
+  clauses.forEach((c, ci) => {
     const groupsHere = new Map<string, GroupMention>();
     for (const m of c.mentions) groupsHere.set(`${m.axis}|${m.group}`, m);
     // a clause naming two groups of one axis ("men and women") says nothing about either alone
     const axesHere = new Map<string, number>();
     for (const m of groupsHere.values()) axesHere.set(m.axis, (axesHere.get(m.axis) ?? 0) + 1);
-    const clauseText = doc.text.slice(c.start, c.end);
-    let sentiment: number | undefined;
     for (const m of groupsHere.values()) {
       if ((axesHere.get(m.axis) ?? 0) > 1) continue;
-      sentiment ??= sentimentOf(clauseText);
       const axis = byAxis.get(m.axis) ?? new Map();
-      const g = axis.get(m.group) ?? { sum: 0, n: 0, spans: [] };
-      g.sum += sentiment;
-      g.n += 1;
+      const g = axis.get(m.group) ?? { clauses: [], spans: [] };
+      g.clauses.push(ci);
       g.spans.push([c.start, c.end]);
       axis.set(m.group, g);
       byAxis.set(m.axis, axis);
     }
-  }
+  });
+  const sentiments: (number | undefined)[] = [];
+  const sentimentAt = (ci: number) => (sentiments[ci] ??= sentimentOf(doc.text.slice(clauses[ci]!.start, clauses[ci]!.end)));
   const findings: Finding[] = [];
   let divergence = 0;
   for (const [axis, groups] of byAxis) {
     if (groups.size < 2) continue;
-    const means = [...groups.entries()].map(([g, v]) => ({ g, mean: v.sum / v.n, spans: v.spans }));
+    const means = [...groups.entries()].map(([g, v]) => {
+      // summed in clause order, as the clauses were read
+      let sum = 0;
+      for (const ci of v.clauses) sum += sentimentAt(ci);
+      return { g, mean: sum / v.clauses.length, spans: v.spans };
+    });
     means.sort((a, b) => b.mean - a.mean);
     const warm = means[0]!;
     const cold = means[means.length - 1]!;

@@ -6,7 +6,7 @@
 import type { Finding } from '../../../schemas/analysis';
 import type { Detector, PreparedText } from '../detector';
 import type { Axis, GroupMention } from '../groups';
-import { clamp01, hasMetaCue, insideQuote, isRebuttal, span } from '../text';
+import { anyOf, clamp01, hasMetaCue, insideQuote, isRebuttal, matchesOf, span, testAny } from '../text';
 
 export const STEREOTYPE_VERSION = '1.0.0';
 
@@ -69,7 +69,10 @@ const PREDICATES: { re: RegExp; kind: 'explicit' | 'benevolent' | 'ability' | 'p
   // difficulty or inability phrased with modals: "may find it hard", "may not cope", "are unlikely to adapt"
   { kind: 'ability', score: 0.75, re: new RegExp(`${FILL}(?:(?:may|might|will|would|could|can|do|does|often|usually|generally|typically|probably)\\s+)?(?:find it (?:hard|difficult|tough|challenging)|(?:may|might|will|would|could|can|do|does|probably)\\s*(?:not|n't)\\s+(?:be able to\\s+)?(?:cope|keep up|fit in|adapt|manage|handle|last|commit|integrate|understand|grasp|focus|give|click|gel|mesh|get on|get along|connect|relate|inspire|lead)|(?:are|is|'re)\\s+(?:\\w+\\s+)?unlikely to\\s+(?!be\\b)[a-z]+)\\b`, 'i') },
   // habitual evaluative behaviour: "carry poor money habits", "signal a lack of discipline", "bring a softer touch"
-  { kind: 'behaviour', score: 0.75, re: new RegExp(`${FILL}(?:carry|carries|bring|brings|show|shows|display|displays|signal|signals|indicate|indicates|betray|betrays)\\s+(?:a\\s+|an\\s+)?(?:lack of|poor|bad|weak|low|softer|gentler|natural|feminine|masculine|maternal|calming|nurturing|tougher|harder|special)\\b|${FILL}(?:drive a hard bargain|stick together|look after their own|keep to themselves|(?:do|does|perform|fare|cope)\\s+(?:much\\s+|far\\s+|a lot\\s+)?(?:better|worse|poorly|badly)\\b)|^(?:[\\s,]*[\\w'-]+){0,6}?[\\s,]+(?:makes?|making) (?:them|him|her) (?:ideal|perfect|natural|well suited|better suited|best suited|unsuitable|unfit|a poor fit|a natural fit|less suited|ill[- ]suited)\\b`, 'i') },
+  // (the words before "makes them …" end at a non-word character: otherwise a long word can be cut into up to six
+  // pieces in many ways and every failing test backtracks through all of them, ~12 µs a call; the texts that match
+  // are the same, and predicates are only tested, never matched for their span)
+  { kind: 'behaviour', score: 0.75, re: new RegExp(`${FILL}(?:carry|carries|bring|brings|show|shows|display|displays|signal|signals|indicate|indicates|betray|betrays)\\s+(?:a\\s+|an\\s+)?(?:lack of|poor|bad|weak|low|softer|gentler|natural|feminine|masculine|maternal|calming|nurturing|tougher|harder|special)\\b|${FILL}(?:drive a hard bargain|stick together|look after their own|keep to themselves|(?:do|does|perform|fare|cope)\\s+(?:much\\s+|far\\s+|a lot\\s+)?(?:better|worse|poorly|badly)\\b)|^(?:[\\s,]*[\\w'-]+(?![\\w'-])){0,6}?[\\s,]+(?:makes?|making) (?:them|him|her) (?:ideal|perfect|natural|well suited|better suited|best suited|unsuitable|unfit|a poor fit|a natural fit|less suited|ill[- ]suited)\\b`, 'i') },
   { kind: 'ability', score: 0.75, re: new RegExp(`${FILL}(?:are|is|'re)\\s+(?:[a-z]+ly\\s+)?(?:lovely|wonderful|brilliant|fantastic|marvellous|amazing|great|so good|naturals?) (?:with|at)\\b`, 'i') },
   // comparative traits: "are less familiar with", "are usually less educated"
   { kind: 'explicit', score: 0.8, re: new RegExp(`${FILL}(?:are|is|'re|seem|appear)\\s+(?:[a-z]+ly\\s+)?(?:much\\s+|far\\s+|a lot\\s+|a bit\\s+|slightly\\s+|generally\\s+|usually\\s+|often\\s+)?(?:less|more)\\s+(?:familiar|educated|capable|competent|careful|reliable|trustworthy|honest|motivated|ambitious|committed|loyal|emotional|aggressive|responsible|intelligent|skilled|productive|hard-?working|organi[sz]ed|disciplined|punctual|qualified|articulate|polished|presentable|professional|adaptable|flexible|creative|innovative|technical|logical|rational|sensitive|caring|nurturing|patient|dependable|trainable|teachable|risky|volatile|demanding|difficult|fragile|stable|mature|credible|confident|decisive|assertive|driven|dynamic|energetic|savvy|tech-savvy|sophisticated|cultured|refined|civili[sz]ed|premium)\\b`, 'i') },
@@ -114,6 +117,9 @@ const CODED: Coded[] = [
   { re: /\b(?:like|typical of|just like|so|such a) (?:a )?(?:woman|women|girl|girls|man|men|boomer|boomers|millennial|millennials|immigrant|immigrants|foreigner|foreigners)\b(?! (?:who|that|and|or|in|of|with|from|to|on|at))/gi, axis: [], score: 0.55, explanation: 'Behaviour attributed to a group identity ("typical of a woman").' },
 ];
 
+/** Whether any coded form occurs in a sentence: one scan instead of one per form. */
+const CODED_ANY = anyOf(CODED.map((c) => c.re));
+
 const AXIS_OF_CODED_GENERIC = (m: string): Axis[] =>
   /\b(?:gay|lesbian|bisexual|queer)\b/i.test(m) ? ['sexual_orientation'] : /\b(?:trans|transgender)\b/i.test(m) ? ['gender'] : /\b(?:muslim|jewish)\b/i.test(m) ? ['religion'] : /\bdisabled\b/i.test(m) ? ['disability'] : /pregnant|wife|girlfriend|mom|mum|mother|woman|women|girl|sister|lady|man\b|men\b/i.test(m) ? ['gender'] : /boomer|millennial|grand|granny|nan\b|pensioner|old/i.test(m) ? ['age'] : /immigrant|foreigner/i.test(m) ? ['nationality'] : [];
 
@@ -123,6 +129,8 @@ const DECLINE = /\b(?:gone downhill|went downhill|going downhill|gone to the dog
 const LIKE_QUANT = /\blike (?:most|all|many|every|a typical|other|so many)\s+$/i;
 const TRAIT_ANY = new RegExp(`\\b(?:is|was|are|were|'s|'re|seems?|gets?|tends? to be)\\s+(?:\\w+\\s+){0,2}?(?:${TRAIT_RE})\\b|\\b(?:hates?|loves?|can't|cannot|won't|struggles?|lacks?)\\b`, 'i');
 const THEY_IN = /\bthey(?:'re)?\b/gi;
+/** Whether THEY_IN matches at all. */
+const THEY_WORD = /\bthey\b/i;
 
 // Recommendation bias: a decision verb right before the group ("prefer …", "screen out …", "quote higher premiums
 // for …", "keep security posted near …", "better entrusted to a man").
@@ -167,13 +175,17 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
   let prevMentions: GroupMention[] = [];
   for (const s of sentences) {
     const mentions = mentionsBySentence[s.index] ?? [];
-    const meta = hasMetaCue(s.text) || isRebuttal(sentences[s.index + 1]?.text);
+    const lead = s.text.match(THEY_SUBJECT);
+    let coded: boolean | undefined;
+    // Only a sentence with a mention, a "they" after a sentence about a group, or a coded form can give a finding;
+    // the others skip the framing tests (the costliest regexes here).
+    const mayFind = mentions.length > 0 || (prevMentions.length > 0 && (lead !== null || THEY_WORD.test(s.text))) || (coded = testAny(CODED_ANY, s.text));
+    const meta = !mayFind || hasMetaCue(s.text) || isRebuttal(sentences[s.index + 1]?.text);
     if (!meta) {
       const seen = new Set<string>();
       // Group mention + predicate.
       const candidates: { m: GroupMention; restStart: number }[] = mentions.map((m) => ({ m, restStart: m.end }));
       // "They are naturally…" right after a sentence about a group.
-      const lead = s.text.match(THEY_SUBJECT);
       if (lead && prevMentions.length > 0 && mentions.length === 0) {
         const g = prevMentions[prevMentions.length - 1]!;
         candidates.push({ m: { ...g, start: s.start, end: s.start + lead[0].length, text: lead[0], specific: false, quantified: false }, restStart: s.start + lead[0].length });
@@ -181,8 +193,7 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
       // "…, they usually lack…" later in the sentence refers back to the group
       const anchor = mentions.find((m) => !m.specific) ?? (mentions.length === 0 ? prevMentions.find((m) => !m.specific) : undefined);
       if (anchor) {
-        THEY_IN.lastIndex = 0;
-        for (const t of s.text.matchAll(THEY_IN)) {
+        for (const t of matchesOf(THEY_IN, s.text)) {
           const at = s.start + t.index;
           if (at === s.start && lead) continue;
           if (mentions.length && at < anchor.end) continue;
@@ -244,10 +255,10 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
           metric: 'stereotype_score',
         });
       }
-      // Coded forms.
-      for (const c of CODED) {
-        c.re.lastIndex = 0;
-        for (const mm of s.text.matchAll(c.re)) {
+      // Coded forms, scanned one by one only when the joined test saw one.
+      coded ??= testAny(CODED_ANY, s.text);
+      for (const c of coded ? CODED : []) {
+        for (const mm of matchesOf(c.re, s.text)) {
           const start = s.start + mm.index;
           const end = start + mm[0].length;
           if (insideQuote(quotes, start, end)) continue;
@@ -267,7 +278,7 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
       }
     }
     if (mentions.length) prevMentions = mentions;
-    else if (!THEY_SUBJECT.test(s.text)) prevMentions = [];
+    else if (!lead) prevMentions = [];
   }
   return findings;
 }

@@ -4,7 +4,7 @@
 // listing banned words) does not fire.
 import type { Finding } from '../../../schemas/analysis';
 import type { Detector, PreparedText } from '../detector';
-import { hasMetaCue, insideQuote, span } from '../text';
+import { anyOf, factorWordBoundary, hasMetaCue, insideQuote, matchesOf, span, testAny } from '../text';
 
 export const TOXICITY_VERSION = '1.0.0';
 
@@ -22,21 +22,26 @@ const SLURS = [
   'chink', 'chinks', 'gook', 'gooks', 'raghead', 'ragheads', 'towelhead', 'towelheads', 'paki', 'pakis', 'coon', 'coons', 'beaner', 'beaners', 'gypo', 'gyppo', 'pikey',
   'kraut', 'krauts', 'wop', 'wops', 'dago', 'dagos', 'cripple', 'cripples', 'mongoloid', 'spastic', 'spaz', 'shemale', 'sand nigger', 'jungle bunny', 'porch monkey',
 ];
-const DEHUMANISE = /\b(?:are|is|like|as|bunch of|pack of|swarm of|horde of|plague of)\s+(?:a\s+|an\s+|just\s+|nothing but\s+|no better than\s+)?(?:animals|vermin|rats|cockroaches|parasites|leeches|insects|savages|subhuman|a disease|a cancer|a plague|an infestation|a virus|an invasion|a scourge|trash|garbage|filth|pests?)\b|\b(?:infest(?:ing|ed|s)?|breed(?:ing)? like|overrun(?:ning)? (?:by|with)|swarm(?:ing|ed)?|invad(?:ing|ed|ers?))\b/i;
-const EXCLUSION = /\b(?:should|must|need to|ought to|deserve to|have to|needs to)\s+(?:all\s+)?(?:be\s+)?(?:deported|banned|locked up|eliminated|exterminated|removed|sterili[sz]ed|shot|kicked out|thrown out|wiped out|rounded up|put down|gassed|hanged|beaten|punished|segregated|expelled|got rid of|gotten rid of)\b|\bgo back (?:to|where) (?:your|their|they|you) (?:own )?(?:country|came from|belong)\b|\bget rid of (?:all )?(?:the |those |these )?(?:\w+ )?(?:people|immigrants|foreigners|women|gays|muslims|jews|blacks|them)\b|\b(?:i|we)\s+(?:hate|despise|can't stand|cannot stand|loathe)\s+(?:all\s+)?(?:the\s+|those\s+|these\s+)?\w+/i;
+const DEHUMANISE = factorWordBoundary(/\b(?:are|is|like|as|bunch of|pack of|swarm of|horde of|plague of)\s+(?:a\s+|an\s+|just\s+|nothing but\s+|no better than\s+)?(?:animals|vermin|rats|cockroaches|parasites|leeches|insects|savages|subhuman|a disease|a cancer|a plague|an infestation|a virus|an invasion|a scourge|trash|garbage|filth|pests?)\b|\b(?:infest(?:ing|ed|s)?|breed(?:ing)? like|overrun(?:ning)? (?:by|with)|swarm(?:ing|ed)?|invad(?:ing|ed|ers?))\b/i);
+const EXCLUSION = factorWordBoundary(/\b(?:should|must|need to|ought to|deserve to|have to|needs to)\s+(?:all\s+)?(?:be\s+)?(?:deported|banned|locked up|eliminated|exterminated|removed|sterili[sz]ed|shot|kicked out|thrown out|wiped out|rounded up|put down|gassed|hanged|beaten|punished|segregated|expelled|got rid of|gotten rid of)\b|\bgo back (?:to|where) (?:your|their|they|you) (?:own )?(?:country|came from|belong)\b|\bget rid of (?:all )?(?:the |those |these )?(?:\w+ )?(?:people|immigrants|foreigners|women|gays|muslims|jews|blacks|them)\b|\b(?:i|we)\s+(?:hate|despise|can't stand|cannot stand|loathe)\s+(?:all\s+)?(?:the\s+|those\s+|these\s+)?\w+/i);
 const HOSTILE_TO_YOU = /\b(?:you(?:'re| are)|you|ur|what an?|such an?|total|complete|absolute|bunch of|these|those|they(?:'re| are)|he(?:'s| is)|she(?:'s| is)|customers are|users are|clients are|people are|applicants are|employees are)\s+(?:(?:a|an|such|so|really|total|complete|absolute|fucking|bloody|damn|just|all)\s+){0,3}(?:INSULT)\b|\bshut up\b|\b(?:fuck|screw|damn) (?:you|them|off|these|those)\b|\bkill yourself\b|\bkys\b/i;
 
 // Demeaning remarks phrased politely ("to put it kindly, not the sharpest", "people like her are the reason…").
-const POLITE_DEMEAN = /\bnot (?:exactly |really |quite )?the (?:sharpest|brightest|smartest|cleverest)\b|\b(?:a few|one|two) (?:sandwiches|fries|cards|bricks|beers) short\b|\bnot (?:exactly |very |all that |particularly |terribly |too )(?:bright|smart|clever|sharp)\b|\bwast(?:e|ing) (?:[\w-]+ ){0,3}?on (?:them|those people|these people|people like (?:them|that|her|him))\b|\b(?:people|tenants|customers|clients|applicants|claimants|users|callers|patients|folks|ones|those|types) like (?:her|him|you|them|that|this|these|those) are (?:\w+ )?(?:the reason|the problem|why|what(?:'s| is) wrong)\b|\b(?:are|is) (?:a |an |just |nothing but )?(?:drag on|burden on|waste of (?:space|time|oxygen|resources)|dead ?weight|deadwood|dinosaurs?|lost causes?)\b|\bbabysit (?:them|these|those|people|him|her)\b/i;
+const POLITE_DEMEAN = factorWordBoundary(/\bnot (?:exactly |really |quite )?the (?:sharpest|brightest|smartest|cleverest)\b|\b(?:a few|one|two) (?:sandwiches|fries|cards|bricks|beers) short\b|\bnot (?:exactly |very |all that |particularly |terribly |too )(?:bright|smart|clever|sharp)\b|\bwast(?:e|ing) (?:[\w-]+ ){0,3}?on (?:them|those people|these people|people like (?:them|that|her|him))\b|\b(?:people|tenants|customers|clients|applicants|claimants|users|callers|patients|folks|ones|those|types) like (?:her|him|you|them|that|this|these|those) are (?:\w+ )?(?:the reason|the problem|why|what(?:'s| is) wrong)\b|\b(?:are|is) (?:a |an |just |nothing but )?(?:drag on|burden on|waste of (?:space|time|oxygen|resources)|dead ?weight|deadwood|dinosaurs?|lost causes?)\b|\bbabysit (?:them|these|those|people|him|her)\b/i);
 
 const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');
 const INSULT_ALT = INSULTS.map(escape).join('|');
-const HOSTILE_RE = new RegExp(HOSTILE_TO_YOU.source.replace('INSULT', INSULT_ALT), 'i');
+const HOSTILE_RE = factorWordBoundary(new RegExp(HOSTILE_TO_YOU.source.replace('INSULT', INSULT_ALT), 'i'));
 const SLUR_RE = new RegExp(`\\b(?:${SLURS.map(escape).join('|')})\\b`, 'gi');
 // A group or people term near an insult makes it an attack on people rather than on a thing.
 const PEOPLE_NEAR = /\b(?:people|they|them|those|these|you|he|she|women|men|immigrants|foreigners|customers|users|applicants|employees|workers|folks|muslims|jews|christians|blacks|whites|asians|gays|lesbians|disabled|elderly|boomers|millennials|mexicans|indians|chinese|arabs|refugees|migrants|poor|tenants|borrowers|staff|colleagues|managers|clients|candidates)\b/i;
 const ANIMAL = /^(?:animals|pig|pigs|rats|cockroach|cockroaches|parasite|parasites|leech|leeches|vermin|witch|savage|savages)$/i;
 const INSULT_WORD = new RegExp(`\\b(?:${INSULTS.filter((w) => !ANIMAL.test(w)).map(escape).join('|')})\\b`, 'i');
+
+const ANY_TOXIC = anyOf([SLUR_RE, DEHUMANISE, EXCLUSION, POLITE_DEMEAN, HOSTILE_RE, INSULT_WORD]);
+
+// Sentences about wording or moderation ("the word … is banned by our policy") may quote what they discuss.
+const META_TOPIC = /\b(?:word|words|term|terms|slur|slurs|language|phrase|phrases|insult|insults|policy|moderation|filter|block|report|flag)\b/i;
 
 export function detectToxicity(doc: PreparedText): Finding[] {
   const { text, sentences, quotes } = doc;
@@ -44,30 +49,34 @@ export function detectToxicity(doc: PreparedText): Finding[] {
   const push = (start: number, end: number, score: number, explanation: string, types: string[]) =>
     out.push({ detector: 'toxicity', detector_version: TOXICITY_VERSION, bias_type: types, score, explanation, spans: [span(text, start, end)], metric: 'toxicity_score' });
   for (const s of sentences) {
-    const meta = hasMetaCue(s.text) && /\b(?:word|words|term|terms|slur|slurs|language|phrase|phrases|insult|insults|policy|moderation|filter|block|report|flag)\b/i.test(s.text);
+    // Every finding below needs one of these patterns; one joined scan clears the many sentences that hold none.
+    if (!testAny(ANY_TOXIC, s.text)) continue;
+    // the cheap topic test first: most sentences name no words or policy, and then the framing test is not needed
+    const meta = META_TOPIC.test(s.text) && hasMetaCue(s.text);
     const axes = (doc.mentionsBySentence[s.index] ?? []).map((m) => m.axis);
+    let peopleNear: boolean | undefined;
+    const aboutPeople = () => axes.length > 0 || (peopleNear ??= PEOPLE_NEAR.test(s.text));
     const types = (extra: string[]) => [...new Set([...axes.slice(0, 2), 'toxicity', ...extra])];
-    SLUR_RE.lastIndex = 0;
-    for (const m of s.text.matchAll(SLUR_RE)) {
+    for (const m of matchesOf(SLUR_RE, s.text)) {
       const st = s.start + m.index;
       if (meta || insideQuote(quotes, st, st + m[0].length)) continue;
       push(st, st + m[0].length, 0.95, `Slur "${m[0]}".`, types([]));
     }
     if (meta) continue;
     const d = s.text.match(DEHUMANISE);
-    if (d && d.index !== undefined && (axes.length > 0 || PEOPLE_NEAR.test(s.text))) {
+    if (d && d.index !== undefined && aboutPeople()) {
       const st = s.start + d.index;
       if (!insideQuote(quotes, st, st + d[0].length) && !/\b(?:pests?|insects|rats|cockroaches|rodents)\b.*\b(?:control|trap|bait|exterminat|warehouse|kitchen|crop|garden)\b|\b(?:control|trap|bait|warehouse|kitchen|crop|garden)\b.*\b(?:pests?|insects|rats|cockroaches|rodents)\b/i.test(s.text) && !/\b(?:market|competitor|compet|traffic|requests|orders|bugs?|malware|spam|bots?|weeds|water|flood)\b/i.test(s.text)) {
         push(st, st + d[0].length, axes.length ? 0.9 : 0.7, 'Dehumanising language about people.', types([]));
       }
     }
     const e = s.text.match(EXCLUSION);
-    if (e && e.index !== undefined && (axes.length > 0 || PEOPLE_NEAR.test(s.text))) {
+    if (e && e.index !== undefined && aboutPeople()) {
       const st = s.start + e.index;
       if (!insideQuote(quotes, st, st + e[0].length)) push(st, st + e[0].length, 0.9, 'Hostility or a call to exclude or harm people.', types([]));
     }
     const pd = s.text.match(POLITE_DEMEAN);
-    if (pd && pd.index !== undefined && (axes.length > 0 || PEOPLE_NEAR.test(s.text))) {
+    if (pd && pd.index !== undefined && aboutPeople()) {
       const st = s.start + pd.index;
       if (!insideQuote(quotes, st, st + pd[0].length)) push(st, st + pd[0].length, 0.75, 'Demeaning remark about people, politely phrased.', types([]));
     }

@@ -97,7 +97,11 @@ export function clusterEqualityTest(input: ClusterMeansInput): ClusterEqualityTe
       S[i * q + j] = V[(i + 1) * k + (j + 1)]! - V[(i + 1) * k]! - V[j + 1]! + v00;
     }
   }
-  const x = choleskySolve(S, d, q);
+  // A difference whose standard error is below 1e-12 of the means' magnitude is rounding residue, not evidence:
+  // the same window summed in another order (SQL vs memory) would give exact zeros and no test at all.
+  let scale = 0;
+  for (const m of input.means) scale = Math.max(scale, Math.abs(m));
+  const x = choleskySolve(S, d, q, (scale * 1e-12) ** 2);
   if (x === null) return null;
   let w = 0;
   for (let i = 0; i < q; i++) w += d[i]! * x[i]!;
@@ -105,13 +109,14 @@ export function clusterEqualityTest(input: ClusterMeansInput): ClusterEqualityTe
   return { f, df1: q, df2: G - q, p: fUpperTail(f, q, G - q) };
 }
 
-/** Solves A x = b for a symmetric positive definite n×n A (row-major); null when A is not numerically PD. */
-export function choleskySolve(A: ArrayLike<number>, b: ArrayLike<number>, n: number): Float64Array | null {
+/** Solves A x = b for a symmetric positive definite n×n A (row-major); null when A is not numerically PD, i.e. a
+ * pivot is not above 1e-12 of the largest diagonal entry or not above `minPivot`. */
+export function choleskySolve(A: ArrayLike<number>, b: ArrayLike<number>, n: number, minPivot = 0): Float64Array | null {
   const L = new Float64Array(n * n);
   let maxDiag = 0;
   for (let i = 0; i < n; i++) maxDiag = Math.max(maxDiag, Math.abs(A[i * n + i]!));
   if (!(maxDiag > 0)) return null;
-  const tol = maxDiag * 1e-12;
+  const tol = Math.max(maxDiag * 1e-12, minPivot);
   for (let i = 0; i < n; i++) {
     for (let j = 0; j <= i; j++) {
       let s = A[i * n + j]!;

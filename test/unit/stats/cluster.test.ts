@@ -95,6 +95,18 @@ describe('cluster-robust position intervals and test: known values', () => {
     expect(report(shifted).report.position_bias.f_statistic).toBeNull();
   });
 
+  it('treats a difference variance at rounding level as no variance (the SQL path sums the same window to exact zeros)', () => {
+    // Two positions over three sessions whose residual sums are exact zeros in one summation order and ~1e-17 in another.
+    const base = { keys: [0, 1], means: [0.7375, 0.6430555555555555], counts: [4, 4], clusters: 3 };
+    const residue = [{ p: 0, q: 0, sum: 3e-33 }, { p: 0, q: 1, sum: -1e-33 }, { p: 1, q: 1, sum: 2e-33 }];
+    expect(clusterEqualityTest({ ...base, cross: [] })).toBeNull();
+    expect(clusterEqualityTest({ ...base, cross: residue })).toBeNull();
+    // A real between-session spread of the difference still gives a test.
+    const real = clusterEqualityTest({ ...base, cross: residue.map((c) => ({ ...c, sum: c.sum * 1e29 })) });
+    expect(real).not.toBeNull();
+    expect(real!.p).toBeGreaterThan(0);
+  });
+
   it('Cholesky solve refuses matrices that are not positive definite', () => {
     expect(Array.from(choleskySolve([4, 2, 2, 3], [2, 1], 2)!)).toEqual([0.5, 0]);
     expect(choleskySolve([1, 2, 2, 1], [1, 1], 2)).toBeNull();

@@ -88,6 +88,7 @@ async function main() {
       challenge: { type: 'string', default: join(root, 'test', 'fixtures', 'challenge') },
       challenge2: { type: 'string', default: join(root, 'test', 'fixtures', 'challenge-2') },
       challenge3: { type: 'string', default: join(root, 'test', 'fixtures', 'challenge-3') },
+      challenge4: { type: 'string', default: join(root, 'test', 'fixtures', 'challenge-4') },
       'dev-variants': { type: 'string', default: join(root, 'test', 'fixtures', 'dev-variants') },
       'no-challenge': { type: 'boolean', default: false },
     },
@@ -136,7 +137,7 @@ async function main() {
       );
     }
     // Held-out challenge sets (their READMEs): reported, never tuned on; no --errors listing.
-    for (const [name, dir] of [['challenge', values.challenge!], ['challenge-2', values.challenge2!], ['challenge-3', values.challenge3!]] as const) {
+    for (const [name, dir] of [['challenge', values.challenge!], ['challenge-2', values.challenge2!], ['challenge-3', values.challenge3!], ['challenge-4', values.challenge4!]] as const) {
       const challenge = values['no-challenge'] ? [] : loadExtra(dir, 'challenge');
       if (!challenge.length) continue;
       const m = fixtureMetrics(name, score(analyzer, challenge));

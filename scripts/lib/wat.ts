@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import wabt from 'wabt';
 
-export const WAT_DIRS = [join(import.meta.dirname, '../../shared/domain/stats/wasm')];
+export const WAT_DIRS = ['stats/wasm', 'council/wasm'].map((d) => join(import.meta.dirname, '../../shared/domain', d));
 
 /** The .wat files and the generated module next to each (bootstrap.wat → bootstrap.wasm.ts). */
 export function watFiles(): { wat: string; ts: string }[] {

@@ -3,7 +3,7 @@ import { pearsonFromMoments } from './correlation';
 import type { BivariateMoments } from './moments';
 import type { Interval } from './correlation';
 import { WASM_BASE64 } from './wasm/bootstrap.wasm';
-import { ensureMemory, instantiateWasm, type WasmMemory } from './wasm/instantiate';
+import { compileWasm, ensureMemory, instantiateWasm, type WasmMemory } from '../wasm/instantiate';
 
 export { mulberry32 } from '../random';
 
@@ -98,7 +98,8 @@ let wasm: { memory: WasmMemory; replicates: ReplicatesExport } | null | undefine
 /** The kernel over the module's memory (rows at byte 0, replicates after them); null when it cannot hold them. */
 function wasmKernel(k: number, resamples: number): ReplicateKernel | null {
   if (wasm === undefined) {
-    const exports = instantiateWasm(WASM_BASE64);
+    const module = compileWasm(WASM_BASE64);
+    const exports = module === null ? null : instantiateWasm(module);
     wasm = exports === null ? null : { memory: exports.memory as WasmMemory, replicates: exports.replicates as ReplicatesExport };
   }
   const w = wasm;

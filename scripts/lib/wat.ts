@@ -17,7 +17,10 @@ export function watFiles(): { wat: string; ts: string }[] {
   );
 }
 
-/** MVP features only (no SIMD, threads or other proposals), no name section: the bytes depend on the source alone. */
+/**
+ * wabt's default features (the bootstrap kernel uses 128-bit SIMD, in V8 since Node 16.4) and no name section, so
+ * the bytes depend on the source alone.
+ */
 export async function assembleWat(file: string): Promise<Uint8Array> {
   const w = await wabt();
   const mod = w.parseWat(basename(file), readFileSync(file, 'utf8'));

@@ -1,55 +1,10 @@
 // Sufficient statistics of one report window, and their in-memory computation from records. The warehouse
 // adapters compute the same structure in SQL (shared/adapters/sql/council.ts); a property test checks they agree.
-import { combineBivariate, combineMoments, EMPTY_BIVARIATE, EMPTY_MOMENTS, momentsOf, type BivariateMoments, type ClusterCross, type Moments } from '../stats';
+import { combineBivariate, combineMoments, EMPTY_BIVARIATE, EMPTY_MOMENTS, momentsOf, type ClusterCross } from '../stats';
+import type { MetricRow, SessionStat, WindowQuery, WindowStats } from './window-types';
+import { windowStatsKernel } from './window-kernel';
 
-export interface WindowQuery {
-  /** Null only for single-tenant sources such as a local JSONL file. */
-  tenantId: string | null;
-  now: Date;
-  /** Keep records with timestamp ≥ now − days; null = no time limit. */
-  days: number | null;
-  /** Keep the most recent N sessions (by first record time, ties by session id descending); null = all. */
-  maxSessions: number | null;
-  modelId: string | null;
-  configVersion: string | null;
-}
-
-export interface SessionStat {
-  session_id: string;
-  /** Epoch ms of the session's first and last record. */
-  first_ms: number;
-  last_ms: number;
-  /** (response_length_chars, score_normalized) moments over the session's peer (non-self) records. */
-  xy: BivariateMoments;
-}
-
-export interface WindowStats {
-  /** Sessions with at least one peer record, ordered by first_ms then session_id. */
-  sessions: SessionStat[];
-  reviewers: { reviewer_id: string; moments: Moments }[];
-  positions: { position: number; moments: Moments }[];
-  /** Moments of (self score − mean peer score of that model in that session), normalised scale. */
-  selfVotes: Moments;
-  /**
-   * Session-cluster residual cross-products of the per-position peer score sums (decision 043): for positions
-   * p ≤ q, Σ_g e_gp·e_gq with e_gp = (sum of session g's scores at p) − (its count at p)·(mean score at p).
-   * `sessions` counts the sessions with at least one positioned peer record.
-   */
-  positionClusters: { sessions: number; cross: ClusterCross[] };
-}
-
-/** The fields of a stored record the statistics read. */
-export interface MetricRow {
-  tenant_id?: string | null;
-  session_id: string;
-  timestamp: string;
-  reviewer_id: string;
-  model_id: string;
-  position: number | null;
-  response_length_chars: number;
-  score_normalized: number;
-  council_config_version: string;
-}
+export type { MetricRow, SessionStat, WindowQuery, WindowStats } from './window-types';
 
 /** Statistics of a window without records. */
 export const emptyWindowStats = (): WindowStats => ({
@@ -100,7 +55,23 @@ function addUni<K>(m: Map<K, Uni>, k: K, v: number) {
   u.m2 += d * (v - u.mean);
 }
 
-export function windowStatsFromRecords(rows: readonly MetricRow[], q: WindowQuery): WindowStats {
+/**
+ * Window statistics from records in memory. By default the WebAssembly path (window-kernel.ts: one JavaScript
+ * pass that filters the records and interns their strings, the arithmetic in a WebAssembly kernel), which gives
+ * bit-for-bit the statistics of `windowStatsFromRecordsJs`; that JavaScript implementation is the specification
+ * and the fallback where WebAssembly is unavailable or the window too large for the kernel's 32-bit memory.
+ */
+export function windowStatsFromRecords(rows: readonly MetricRow[], q: WindowQuery, opts: { kernel?: 'wasm' | 'js' } = {}): WindowStats {
+  if (opts.kernel !== 'js') {
+    const raw = windowStatsKernel(rows, q, sinceMs(q));
+    if (raw !== null) return normalizeWindowStats(raw);
+    if (opts.kernel === 'wasm') throw new Error('the WebAssembly window-statistics kernel is unavailable for this input');
+  }
+  return windowStatsFromRecordsJs(rows, q);
+}
+
+/** The specification of the window statistics: two passes over the records with per-session accumulators. */
+export function windowStatsFromRecordsJs(rows: readonly MetricRow[], q: WindowQuery): WindowStats {
   const since = sinceMs(q);
   const total = rows.length;
   // Pass 1: filters and timestamps. Records of one session share a handful of timestamps: parse each distinct

@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { createAnalyzerSync } from '../../shared/domain/analyzer';
 import { loadDefaultClassifier } from '../../shared/domain/analyzer/default-classifier';
 import { loadFixtures } from '../../scripts/lib/fixtures';
+import { textsOfSize } from '../support/bench-texts';
 
 const { values } = parseArgs({
   options: {
@@ -43,19 +44,7 @@ const median = (xs: number[]) => pct(xs, 50);
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
-// Texts of a target size, built from whole fixture responses (then cut at a sentence end).
 const fixtures = loadFixtures(join(root, 'test/fixtures/enterprise'));
-function textsOfSize(bytes: number, count: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; out.length < count; i++) {
-    let t = '';
-    for (let j = 0; Buffer.byteLength(t) < bytes; j++) t += `${fixtures[(i * 7 + j * 13) % fixtures.length]!.llm_response}\n\n`;
-    const cut = t.slice(0, bytes);
-    const end = cut.lastIndexOf('. ');
-    out.push(end > bytes * 0.8 ? cut.slice(0, end + 1) : cut);
-  }
-  return out;
-}
 
 const t0 = performance.now();
 const classifier = loadDefaultClassifier();
@@ -64,7 +53,7 @@ const coldMs = performance.now() - t0;
 
 const inProcess: Record<string, { p50_ms: number; p95_ms: number; mean_ms: number; runs: number; iterations: number }> = {};
 for (const size of [1024, 2048, 4096]) {
-  const texts = textsOfSize(size, 50);
+  const texts = textsOfSize(fixtures, size, 50);
   for (let i = 0; i < 50; i++) analyzer.analyzeSync({ llm_response: texts[i % texts.length]!, original_query: 'question' }); // warm-up
   const p50s: number[] = [];
   const p95s: number[] = [];
@@ -85,7 +74,7 @@ for (const size of [1024, 2048, 4096]) {
 }
 
 // The HTTP bodies, and the baseline: CPU ms per in-process analysis of exactly these texts (median over runs).
-const httpTexts = textsOfSize(2048, 50);
+const httpTexts = textsOfSize(fixtures, 2048, 50);
 function inProcessCpuMsPerAnalysis(): number {
   const perRun: number[] = [];
   for (let r = 0; r < runs; r++) {

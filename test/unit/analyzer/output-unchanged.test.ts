@@ -17,6 +17,7 @@ import { detectStereotypes } from '../../../shared/domain/analyzer/detectors/ste
 import { detectToxicity } from '../../../shared/domain/analyzer/detectors/toxicity';
 import { findGroupMentions } from '../../../shared/domain/analyzer/groups';
 import { defaultTenantAnalyzerConfig, TenantAnalyzerConfig } from '../../../shared/schemas/analyzer-config';
+import { textsOfSize } from '../../support/bench-texts';
 
 const root = join(import.meta.dirname, '../../..');
 const digestsFile = join(import.meta.dirname, 'output-digests.json');
@@ -38,18 +39,6 @@ const load = (dir: string): { id: string; llm_response: string; original_query: 
 
 const hash = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 16);
 
-// The bench's texts (test/bench/analyze.bench.ts): whole enterprise responses joined up to a size, cut at a sentence.
-function textsOfSize(fixtures: { llm_response: string }[], bytes: number, count: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; out.length < count; i++) {
-    let t = '';
-    for (let j = 0; Buffer.byteLength(t) < bytes; j++) t += `${fixtures[(i * 7 + j * 13) % fixtures.length]!.llm_response}\n\n`;
-    const cut = t.slice(0, bytes);
-    const end = cut.lastIndexOf('. ');
-    out.push(end > bytes * 0.8 ? cut.slice(0, end + 1) : cut);
-  }
-  return out;
-}
 
 // Variants that reach the edges: no punctuation (hard-wrapped sentences), case, curly quotes, bullets, doubled spaces.
 const MUTATIONS: ((t: string) => string)[] = [

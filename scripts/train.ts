@@ -82,7 +82,6 @@ function devOf(key: string): boolean {
   return h % 100 < 15;
 }
 
-
 // ---- load -----------------------------------------------------------------------------------------
 
 const wanted: DatasetName[] = ['toxigen', 'redditbias', 'bbq', 'winobias', ...(includeStereoset ? (['stereoset'] as const) : [])];

@@ -14,7 +14,7 @@ import { DEFAULT_FEATURE_CONFIG, extractFeatures, type FeatureConfig } from '../
 import { metricsSummary } from '../shared/domain/analyzer/classifier/metrics';
 import { decodeWeights, dot, encodeWeights, scoreWith, sigmoid } from '../shared/domain/analyzer/classifier/model';
 import { trainLinear, type PairExample, type PointExample } from '../shared/domain/analyzer/classifier/trainer';
-import { fixtureKey, foldOf, normKey, parseFold } from './lib/crossfit';
+import { fixtureKey, foldOf, parseFold, redditbiasKey, toxigenKey } from './lib/crossfit';
 import { DEFAULT_EMBEDDINGS_DIR, denseFeatures, foldEmbeddings, loadEmbeddings } from './lib/embeddings';
 import {
   bbqAnswerTexts,
@@ -106,7 +106,7 @@ if (have('toxigen')) {
   for (const r of loadSentences(dataDir, 'toxigen')) {
     if (r.split !== 'train' || seen.has(r.text)) continue;
     seen.add(r.text);
-    points.push({ source: 'toxigen', key: `toxigen|${normKey(r.text)}`, text: r.text, y: r.label === 'biased' ? 1 : 0 });
+    points.push({ source: 'toxigen', key: toxigenKey(r.text), text: r.text, y: r.label === 'biased' ? 1 : 0 });
     count('toxigen', r.label);
   }
 }
@@ -119,7 +119,7 @@ if (have('redditbias')) {
   for (const r of loadSentences(dataDir, 'redditbias')) {
     if (r.split !== 'train') continue;
     const comment = (r as unknown as { comment?: string }).comment ?? r.text;
-    const key = `redditbias|${normKey(comment)}`;
+    const key = redditbiasKey(comment);
     points.push({ source: 'redditbias', key, text: r.text, y: r.label === 'biased' ? 1 : 0 });
     count('redditbias', r.label);
     const cl = (r as unknown as { comment_label?: string | null }).comment_label;

@@ -24,6 +24,9 @@ export function normKey(t: string): string {
 }
 
 export const fixtureKey = (id: string): string => `fixtures|${id}`;
+export const toxigenKey = (text: string): string => `toxigen|${normKey(text)}`;
+/** RedditBias phrases are grouped by the comment they come from. */
+export const redditbiasKey = (comment: string): string => `redditbias|${normKey(comment)}`;
 
 export interface PublicTrainRow {
   source: 'toxigen' | 'redditbias';
@@ -39,12 +42,12 @@ export function publicTrainRows(dataDir: string): PublicTrainRow[] {
   for (const r of loadSentences(dataDir, 'toxigen')) {
     if (r.split !== 'train' || seen.has(r.text)) continue;
     seen.add(r.text);
-    out.push({ source: 'toxigen', key: `toxigen|${normKey(r.text)}`, text: r.text, y: r.label === 'biased' ? 1 : 0 });
+    out.push({ source: 'toxigen', key: toxigenKey(r.text), text: r.text, y: r.label === 'biased' ? 1 : 0 });
   }
   for (const r of loadSentences(dataDir, 'redditbias')) {
     if (r.split !== 'train') continue;
     const comment = (r as unknown as { comment?: string }).comment ?? r.text;
-    out.push({ source: 'redditbias', key: `redditbias|${normKey(comment)}`, text: r.text, y: r.label === 'biased' ? 1 : 0 });
+    out.push({ source: 'redditbias', key: redditbiasKey(comment), text: r.text, y: r.label === 'biased' ? 1 : 0 });
   }
   return out;
 }

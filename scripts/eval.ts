@@ -1,4 +1,4 @@
-// npm run eval [-- --data DIR] [--only fixtures|public] [--errors train|dev|dev-variants] [--fit-decision] [--challenge DIR]
+// npm run eval [-- --data DIR] [--only fixtures|public] [--errors train|dev|dev-variants] [--fit-decision]
 // [--no-challenge] [--dev-variants DIR]
 // Evaluates the analyzer on the project's enterprise fixtures (train/dev/test splits), the dev-variants set, the
 // held-out challenge sets and, through scripts/lib/eval-public.ts, the public datasets' test splits. Figures go to
@@ -13,10 +13,13 @@ import { loadDefaultClassifier } from '../shared/domain/analyzer/default-classif
 import { fitDecision, type DecisionRow } from './lib/decision-fit';
 import { TAXONOMY_KEYS } from '../shared/domain/taxonomy';
 import { z } from 'zod';
+import { defaultTenantAnalyzerConfig } from '../shared/schemas/analyzer-config';
 import { Fixture, loadFixtures, rocAuc } from './lib/fixtures';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
+/** Held-out sets under test/fixtures, in the order they were written (each has a README on how it was made). */
+const CHALLENGE_SETS = ['challenge', 'challenge-2', 'challenge-3', 'challenge-4', 'challenge-5', 'challenge-6'];
 const MECHANISMS = new Set(['stereotype', 'representation', 'language', 'toxicity', 'sentiment_disparity']);
 
 type AnyFixture = Omit<Fixture, 'split'> & { split: string };
@@ -85,10 +88,6 @@ async function main() {
       oof: { type: 'string', default: join(root, '.cache', 'crossfit', 'oof.json') },
       l2: { type: 'string', default: '0.01' },
       fixtures: { type: 'string', default: join(root, 'test', 'fixtures', 'enterprise') },
-      challenge: { type: 'string', default: join(root, 'test', 'fixtures', 'challenge') },
-      challenge2: { type: 'string', default: join(root, 'test', 'fixtures', 'challenge-2') },
-      challenge3: { type: 'string', default: join(root, 'test', 'fixtures', 'challenge-3') },
-      challenge4: { type: 'string', default: join(root, 'test', 'fixtures', 'challenge-4') },
       'dev-variants': { type: 'string', default: join(root, 'test', 'fixtures', 'dev-variants') },
       'no-challenge': { type: 'boolean', default: false },
     },
@@ -136,15 +135,26 @@ async function main() {
         `${'variants'.padEnd(6)} ${String(m.n).padEnd(3)} ${String(m.positives).padEnd(3)} ${String(m.negatives).padEnd(3)} ${String(m.hard_negatives).padEnd(5)} ${fmt(m.recall)}   ${fmt(m.fpr)}  ${fmt(m.fpr_hard)}     ${fmt(m.precision)}     ${fmt(m.auc)}  ${fmt(m.type_agreement)}      ${fmt(m.axis_agreement)}`,
       );
     }
-    // Held-out challenge sets (their READMEs): reported, never tuned on; no --errors listing.
-    for (const [name, dir] of [['challenge', values.challenge!], ['challenge-2', values.challenge2!], ['challenge-3', values.challenge3!], ['challenge-4', values.challenge4!]] as const) {
-      const challenge = values['no-challenge'] ? [] : loadExtra(dir, 'challenge');
-      if (!challenge.length) continue;
-      const m = fixtureMetrics(name, score(analyzer, challenge));
+    // Held-out challenge sets (their READMEs): reported, never tuned on; no --errors listing. The last columns give
+    // recall and false-positive rate when responses sent to review (P >= review_confidence_floor) count as caught.
+    const reviewFloor = defaultTenantAnalyzerConfig().review_confidence_floor;
+    const pooled: Scored[] = [];
+    const challengeLine = (name: string, rows: Scored[]) => {
+      const m = fixtureMetrics(name, rows);
+      const r = fixtureMetrics(name, rows.map((x) => ({ ...x, detected: x.p >= reviewFloor })));
       console.log(
-        `${m.split.padEnd(6)} ${String(m.n).padEnd(3)} ${String(m.positives).padEnd(3)} ${String(m.negatives).padEnd(3)} ${String(m.hard_negatives).padEnd(5)} ${fmt(m.recall)}   ${fmt(m.fpr)}  ${fmt(m.fpr_hard)}     ${fmt(m.precision)}     ${fmt(m.auc)}  ${fmt(m.type_agreement)}      ${fmt(m.axis_agreement)}`,
+        `${m.split.padEnd(6)} ${String(m.n).padEnd(3)} ${String(m.positives).padEnd(3)} ${String(m.negatives).padEnd(3)} ${String(m.hard_negatives).padEnd(5)} ${fmt(m.recall)}   ${fmt(m.fpr)}  ${fmt(m.fpr_hard)}     ${fmt(m.precision)}     ${fmt(m.auc)}  ${fmt(m.type_agreement)}      ${fmt(m.axis_agreement)}      ${fmt(r.recall)}      ${fmt(r.fpr)}`,
       );
+    };
+    if (!values['no-challenge']) console.log(`held-out sets; last two columns: recall and FPR counting review (P >= ${reviewFloor}) as caught`);
+    for (const name of CHALLENGE_SETS) {
+      const challenge = values['no-challenge'] ? [] : loadExtra(join(root, 'test', 'fixtures', name), 'challenge');
+      if (!challenge.length) continue;
+      const rows = score(analyzer, challenge);
+      pooled.push(...rows);
+      challengeLine(name, rows);
     }
+    if (pooled.length) challengeLine('pooled', pooled);
     if (values.errors) {
       if (values.errors === 'test' || values.errors.startsWith('challenge')) console.log('(errors are shown for train/dev only: the test split is for reporting)');
       else

@@ -154,6 +154,7 @@ export const PERSON_NOUNS = new Set(
     'travellers travelers passengers voters citizens youth teens teenagers mothers fathers moms dads wives husbands veterans seniors retirees learners ' +
     'pupils athletes programmers salespeople agents officers teachers labourers laborers staff hiring graduates nationals americans couples drivers ' +
     'manager engineer developer nurse doctor driver teacher supervisor agent officer director executive lead analyst consultant representative rep assistant receptionist cashier technician mechanic programmer designer salesperson ' +
+    'manufacturers producers makers exporters factories companies landlords farmers traders merchants brokers builders tradespeople labor labour workforce national nationals migrants expats ' +
     'neighbourhoods neighborhoods areas applicants trainees interns caregivers physicians lawyers analysts mechanics accountants leads reps representatives recipients consultants shoppers guests callers readers viewers audiences buyers sellers investors'
   ).split(/\s+/),
 );

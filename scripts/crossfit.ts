@@ -32,14 +32,14 @@ const { values } = parseArgs({
 const folds = Number(values.folds);
 const dir = resolve('.cache/crossfit');
 mkdirSync(dir, { recursive: true });
-const training = (weightsJson as unknown as { training?: { hyper?: { lr: number; epochs: number; l2: number; source_weights?: Record<string, number> }; fixture_splits?: string[] } }).training;
+const training = (weightsJson as unknown as { training?: { hyper?: { lr: number; epochs: number; l2: number; source_weights?: Record<string, number> }; fixture_splits?: string[]; ensemble?: number } }).training;
 const h = training?.hyper;
 if (!h) throw new Error('crossfit: the committed weights carry no training.hyper; run npm run train first');
 const splits = values['fixture-splits']?.split(',') ?? training?.fixture_splits ?? ['train'];
 const hyper = JSON.stringify({ lr: h.lr, epochs: h.epochs, l2: h.l2, redditbias_w: h.source_weights?.redditbias ?? 1 });
 
 function trainFold(k: number): Promise<void> {
-  const args = ['tsx', 'scripts/train.ts', '--hyper', hyper, '--holdout-fold', `${k}/${folds}`, '--fixture-splits', splits.join(','), '--out', join(dir, `fold-${k}.json`), ...(values.data ? ['--data', values.data] : []), ...values['train-args']!.split(' ').filter(Boolean)];
+  const args = ['tsx', 'scripts/train.ts', '--hyper', hyper, '--ensemble', String(training?.ensemble ?? 1), '--holdout-fold', `${k}/${folds}`, '--fixture-splits', splits.join(','), '--out', join(dir, `fold-${k}.json`), ...(values.data ? ['--data', values.data] : []), ...values['train-args']!.split(' ').filter(Boolean)];
   return new Promise((ok, fail) => {
     const child = spawn('npx', args, { stdio: ['ignore', 'ignore', 'inherit'] });
     child.on('exit', (code) => (code === 0 ? ok() : fail(new Error(`train fold ${k} exited ${code}`))));

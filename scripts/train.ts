@@ -1,4 +1,4 @@
-// npm run train -- [--data DIR] [--out FILE] [--fixtures DIR] [--include-stereoset] [--seed N] [--no-select]
+// npm run train -- [--data DIR] [--out FILE] [--fixtures DIR] [--include-stereoset] [--seed N] [--ensemble N] [--no-select]
 //                   [--fixture-splits train,dev] [--holdout-fold K/N] [--hyper JSON] [--embeddings DIR | --no-embeddings]
 //
 // Trains the learned bias classifier (decision record 020) on the TRAIN splits only of ToxiGen, RedditBias,
@@ -56,7 +56,7 @@ const { values: args } = parseArgs({
     embeddings: { type: 'string', default: DEFAULT_EMBEDDINGS_DIR },
     'no-embeddings': { type: 'boolean', default: false },
     /** seeds averaged into the final model (its weights are the mean of runs with seeds seed, seed+1, …) */
-    ensemble: { type: 'string', default: '1' },
+    ensemble: { type: 'string', default: '5' },
   },
 });
 

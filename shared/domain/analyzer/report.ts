@@ -208,7 +208,9 @@ export function assembleReport(input: AssembleInput): BiasReport {
       type = 'REPHRASE_RESPONSE';
       details = `Rephrase the flagged passages${rewrites.length ? ` (${rewrites.map((r) => `"${r.from}" → "${r.to}"`).join(', ')})` : ''}. ${describe(top)}`;
     }
-  } else if (p >= config.review_confidence_floor) {
+  } else if (p >= config.review_confidence_floor && (classifierScore !== undefined || run.findings.length > 0)) {
+    // Without the classifier and without a finding the rules-only model returns its intercept, which says nothing
+    // about this response: a reviewer would have nothing to look at.
     type = 'HUMAN_REVIEW';
     details = `Below the detection threshold but not clearly clean (P(biased)=${round4(p)}); a reviewer may want to look. ${describe(run.findings.slice(0, 3))}`;
   } else if (rewrites.length) {

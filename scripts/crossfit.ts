@@ -1,4 +1,4 @@
-// npm run crossfit -- [--data DIR] [--folds N] [--jobs J]
+// npm run crossfit -- [--data DIR] [--folds N] [--jobs J] [--fold-by author|item]
 // Cross-fitting (decision record 015). Trains the classifier N times with the committed model's hyper-parameters,
 // each time leaving out one fold of its training items (every source, by grouping key), and scores every pooled
 // enterprise fixture (train + dev) and every ToxiGen / RedditBias train sentence with the model that never saw it. Writes the out-of-fold decision features to .cache/crossfit/oof.json, from
@@ -11,7 +11,7 @@ import { createAnalyzerSync } from '../shared/domain/analyzer';
 import { classifierFromModel } from '../shared/domain/analyzer/classifier';
 import { decodeWeights, type WeightsFile } from '../shared/domain/analyzer/classifier/model';
 import weightsJson from '../shared/domain/analyzer/classifier/weights.json' with { type: 'json' };
-import { CROSSFIT_FOLDS, fixtureKey, foldOf, publicTrainRows } from './lib/crossfit';
+import { CROSSFIT_FOLDS, fixtureKey, foldKey, foldOf, parseFoldBy, publicTrainRows } from './lib/crossfit';
 import { defaultDataDir } from './lib/datasets';
 import { decisionRow, type DecisionRow } from './lib/decision-fit';
 import { loadFixtures } from './lib/fixtures';
@@ -25,11 +25,14 @@ const { values } = parseArgs({
     /** extra arguments for every fold's scripts/train.ts run, e.g. '--no-embeddings' (experiments) */
     'train-args': { type: 'string', default: '' },
     out: { type: 'string', default: 'oof.json' },
+    /** fixtures fall into folds by author (default, decision record 016) or item by item (experiments) */
+    'fold-by': { type: 'string', default: 'author' },
     /** pooled fixture splits; default: the splits the committed weights were trained on */
     'fixture-splits': { type: 'string' },
   },
 });
 const folds = Number(values.folds);
+const foldBy = parseFoldBy(values['fold-by']);
 const dir = resolve('.cache/crossfit');
 mkdirSync(dir, { recursive: true });
 const training = (weightsJson as unknown as { training?: { hyper?: { lr: number; epochs: number; l2: number; source_weights?: Record<string, number> }; fixture_splits?: string[]; ensemble?: number } }).training;
@@ -39,7 +42,7 @@ const splits = values['fixture-splits']?.split(',') ?? training?.fixture_splits 
 const hyper = JSON.stringify({ lr: h.lr, epochs: h.epochs, l2: h.l2, redditbias_w: h.source_weights?.redditbias ?? 1 });
 
 function trainFold(k: number): Promise<void> {
-  const args = ['tsx', 'scripts/train.ts', '--hyper', hyper, '--ensemble', String(training?.ensemble ?? 1), '--holdout-fold', `${k}/${folds}`, '--fixture-splits', splits.join(','), '--out', join(dir, `fold-${k}.json`), ...(values.data ? ['--data', values.data] : []), ...values['train-args']!.split(' ').filter(Boolean)];
+  const args = ['tsx', 'scripts/train.ts', '--hyper', hyper, '--ensemble', String(training?.ensemble ?? 1), '--holdout-fold', `${k}/${folds}`, '--fold-by', foldBy, '--fixture-splits', splits.join(','), '--out', join(dir, `fold-${k}.json`), ...(values.data ? ['--data', values.data] : []), ...values['train-args']!.split(' ').filter(Boolean)];
   return new Promise((ok, fail) => {
     const child = spawn('npx', args, { stdio: ['ignore', 'ignore', 'inherit'] });
     child.on('exit', (code) => (code === 0 ? ok() : fail(new Error(`train fold ${k} exited ${code}`))));
@@ -60,7 +63,7 @@ for (let k = 0; k < folds; k++) {
   const model = decodeWeights(JSON.parse(readFileSync(join(dir, `fold-${k}.json`), 'utf8')) as WeightsFile);
   const analyzer = createAnalyzerSync({ classifier: classifierFromModel(model) });
   for (const f of pool) {
-    if (foldOf(fixtureKey(f.id), folds) !== k) continue;
+    if (foldOf(foldKey(fixtureKey(f.id), foldBy), folds) !== k) continue;
     rows.push({ id: f.id, source: 'fixtures', fold: k, y: f.label === 'biased' ? 1 : 0, hard_negative: f.hard_negative, x: decisionRow(analyzer, f.llm_response, f.original_query) });
   }
   for (const r of publicRows) {
@@ -68,5 +71,5 @@ for (let k = 0; k < folds; k++) {
     rows.push({ id: r.key, source: r.source, fold: k, y: r.y, hard_negative: false, x: decisionRow(analyzer, r.text, '') });
   }
 }
-writeFileSync(join(dir, values.out!), JSON.stringify({ folds, splits, hyper: JSON.parse(hyper), classifier: (weightsJson as { version: string }).version, rows }));
+writeFileSync(join(dir, values.out!), JSON.stringify({ folds, fold_by: foldBy, splits, hyper: JSON.parse(hyper), classifier: (weightsJson as { version: string }).version, rows }));
 console.log(`crossfit: ${rows.length} out-of-fold rows written to ${join(dir, values.out!)}`);

@@ -99,9 +99,9 @@ async function main() {
 
   if (values['fit-decision']) {
     if (!existsSync(values.oof!)) throw new Error(`${values.oof} not found: run npm run crossfit first`);
-    const oof = JSON.parse(readFileSync(values.oof!, 'utf8')) as { rows: DecisionRow[]; folds: number; classifier: string; hyper: unknown };
+    const oof = JSON.parse(readFileSync(values.oof!, 'utf8')) as { rows: DecisionRow[]; folds: number; fold_by?: string; classifier: string; hyper: unknown };
     if (classifier && oof.classifier !== classifier.version) throw new Error(`${values.oof} was made for classifier ${oof.classifier}, the committed one is ${classifier.version}: rerun npm run crossfit`);
-    const { model, curve, rulesCurve } = fitDecision(oof.rows, Number(values.l2), { classifier: oof.classifier, classifier_hyper: oof.hyper });
+    const { model, curve, rulesCurve } = fitDecision(oof.rows, Number(values.l2), { classifier: oof.classifier, classifier_hyper: oof.hyper, fold_by: oof.fold_by ?? 'item' });
     const pct = (x: number) => x.toFixed(3);
     console.log(`nested ${oof.folds}-fold CV over ${oof.rows.length} out-of-fold rows (l2 ${values.l2}): threshold | with classifier recall FPR FPR(hard) | rules only recall FPR`);
     const op = model.operating_point as { detection_threshold: number };

@@ -1,5 +1,5 @@
 // npm run train -- [--data DIR] [--out FILE] [--fixtures DIR] [--include-stereoset] [--seed N] [--ensemble N] [--no-select]
-//                   [--fixture-splits train,dev] [--holdout-fold K/N] [--hyper JSON] [--embeddings DIR | --no-embeddings]
+//                   [--fixture-splits train,dev] [--holdout-fold K/N] [--fold-by author|item] [--hyper JSON] [--embeddings DIR | --no-embeddings]
 //
 // Trains the learned bias classifier (decision record 020) on the TRAIN splits only of ToxiGen, RedditBias,
 // BBQ (ambiguous contexts), WinoBias, optionally StereoSet (CC BY-SA 4.0, off by default), and the project's
@@ -14,7 +14,7 @@ import { DEFAULT_FEATURE_CONFIG, extractFeatures, type FeatureConfig } from '../
 import { metricsSummary } from '../shared/domain/analyzer/classifier/metrics';
 import { decodeWeights, dot, encodeWeights, scoreWith, sigmoid } from '../shared/domain/analyzer/classifier/model';
 import { trainLinear, type PairExample, type PointExample } from '../shared/domain/analyzer/classifier/trainer';
-import { fixtureKey, foldOf, parseFold, redditbiasKey, toxigenKey } from './lib/crossfit';
+import { fixtureKey, foldKey, foldOf, parseFold, parseFoldBy, redditbiasKey, toxigenKey } from './lib/crossfit';
 import { DEFAULT_EMBEDDINGS_DIR, denseFeatures, foldEmbeddings, loadEmbeddings } from './lib/embeddings';
 import {
   bbqAnswerTexts,
@@ -50,6 +50,8 @@ const { values: args } = parseArgs({
     'fixture-splits': { type: 'string', default: 'train,dev' },
     /** cross-fitting: leave out fold K of N of every source (foldOf in scripts/lib/crossfit.ts) */
     'holdout-fold': { type: 'string' },
+    /** how fixtures fall into folds: whole authors (default) or each item on its own */
+    'fold-by': { type: 'string' },
     /** fixed hyper-parameters {"lr","epochs","l2","redditbias_w"}: skips the selection grid (cross-fitting) */
     hyper: { type: 'string' },
     /** word embeddings for the training-time dense blocks (scripts/fetch-embeddings.ts writes them) */
@@ -69,6 +71,7 @@ const useComments = args['reddit-comments'] ?? false;
 const fixtureSplits = new Set(args['fixture-splits']!.split(',').map((x) => x.trim()));
 if (fixtureSplits.has('test') || fixtureSplits.has('challenge')) throw new Error('train: test and challenge items are never trained on');
 const holdout = args['holdout-fold'] ? parseFold(args['holdout-fold']) : null;
+const foldBy = parseFoldBy(args['fold-by']);
 const embeddings = args['no-embeddings'] ? null : loadEmbeddings(args.embeddings);
 if (!embeddings && !args['no-embeddings']) {
   console.error(`train: no word embeddings under ${args.embeddings} (run npm run fetch:embeddings, or pass --no-embeddings); stopping`);
@@ -226,7 +229,7 @@ function loadFixtures(dir: string): RawPoint[] {
 points.push(...loadFixtures(fixturesDir));
 if (holdout) {
   // cross-fitting: leave out every item (and every pair) whose grouping key falls in the held-out fold
-  const keep = <T extends { key: string }>(xs: T[]): T[] => xs.filter((x) => foldOf(x.key, holdout.n) !== holdout.k);
+  const keep = <T extends { key: string }>(xs: T[]): T[] => xs.filter((x) => foldOf(foldKey(x.key, foldBy), holdout.n) !== holdout.k);
   points.splice(0, points.length, ...keep(points));
   pairs.splice(0, pairs.length, ...keep(pairs));
 }
@@ -386,7 +389,7 @@ const training = {
   seed,
   ensemble,
   fixture_splits: [...fixtureSplits],
-  ...(holdout ? { holdout_fold: `${holdout.k}/${holdout.n}` } : {}),
+  ...(holdout ? { holdout_fold: `${holdout.k}/${holdout.n}`, fold_by: foldBy } : {}),
   hyper: { l2: chosen.l2, epochs: chosen.epochs, lr: chosen.lr, source_weights: chosen.sourceWeights },
   dev_metrics: best!.m,
   dev_guards: DEV_GUARDS,

@@ -24,6 +24,23 @@ export function normKey(t: string): string {
 }
 
 export const fixtureKey = (id: string): string => `fixtures|${id}`;
+
+export type FoldBy = 'author' | 'item';
+
+/** The key an item's cross-fitting fold is drawn from. Fixture ids number each author's responses in a block of 200
+ * (test/fixtures/enterprise/README.md); by default a fold holds out whole authors, as a new deployment's text would
+ * be, so the held-out clean twin of a biased response (same author, same topic) is never scored by a model that
+ * learnt its twin (decision record 016). 'item' draws every fixture's fold on its own (decision record 015). */
+export function foldKey(key: string, by: FoldBy = 'author'): string {
+  const m = by === 'author' ? /^fixtures\|.*?(\d+)$/.exec(key) : null;
+  return m ? `fixtures-author|${Math.floor(Number(m[1]) / 200)}` : key;
+}
+
+export function parseFoldBy(s: string | undefined): FoldBy {
+  if (s === undefined || s === 'author' || s === 'item') return s ?? 'author';
+  throw new Error(`--fold-by: expected author or item, got ${s}`);
+}
+
 export const toxigenKey = (text: string): string => `toxigen|${normKey(text)}`;
 /** RedditBias phrases are grouped by the comment they come from. */
 export const redditbiasKey = (comment: string): string => `redditbias|${normKey(comment)}`;

@@ -139,7 +139,7 @@ export function fitDecision(rows: readonly DecisionRow[], l2: number, meta: Reco
     method: 'cross-fitted-logistic',
     with_classifier: fitModel(rows, DECISION_FEATURES, l2),
     rules_only: fitModel(rows, RULE_FEATURES, l2),
-    fitted_on: `out-of-fold detector outputs (${new Set(rows.map((r) => r.fold)).size}-fold cross-fitting; decision record 015) of ${Object.entries(countBy(rows)).map(([s, n]) => `${n} ${s}`).join(', ')} rows; total weight per source ${JSON.stringify(SOURCE_WEIGHT)}`,
+    fitted_on: `out-of-fold detector outputs (${new Set(rows.map((r) => r.fold)).size}-fold cross-fitting; decision records 015 and 016) of ${Object.entries(countBy(rows)).map(([s, n]) => `${n} ${s}`).join(', ')} rows; total weight per source ${JSON.stringify(SOURCE_WEIGHT)}`,
     l2,
     n: countBy(rows),
     operating_point: { detection_threshold: chosen.threshold, fpr_budget: FPR_BUDGET, nested_cv: chosen },

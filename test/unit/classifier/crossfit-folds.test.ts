@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CROSSFIT_FOLDS, fixtureKey, foldKey, foldOf, parseFoldBy, toxigenKey } from '../../../scripts/lib/crossfit';
+
+describe('cross-fitting folds (decision records 015, 016)', () => {
+  it('holds out whole authors: ids in one block of 200 share a fold key, other blocks do not', () => {
+    expect(foldKey(fixtureKey('hiring-3001'))).toBe(foldKey(fixtureKey('support-3120')));
+    expect(foldKey(fixtureKey('hiring-3001'))).not.toBe(foldKey(fixtureKey('hiring-3201')));
+    expect(foldKey(fixtureKey('health-007'))).toBe(foldKey(fixtureKey('lending-026')));
+  });
+
+  it('leaves public keys alone and draws item by item on request', () => {
+    const k = toxigenKey('Some statement');
+    expect(foldKey(k)).toBe(k);
+    expect(foldKey(fixtureKey('hiring-3001'), 'item')).toBe(fixtureKey('hiring-3001'));
+    expect(() => parseFoldBy('batch')).toThrow(/author or item/);
+  });
+
+  it('puts every fold in reach of several authors of the committed fixtures', () => {
+    const ids = readFileSync('test/fixtures/enterprise/responses.jsonl', 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { id: string }).id);
+    const perFold = new Map<number, Set<string>>();
+    for (const id of ids) {
+      const key = foldKey(fixtureKey(id));
+      const f = foldOf(key, CROSSFIT_FOLDS);
+      perFold.set(f, (perFold.get(f) ?? new Set()).add(key));
+    }
+    expect(perFold.size).toBe(CROSSFIT_FOLDS);
+    for (const authors of perFold.values()) expect(authors.size).toBeGreaterThanOrEqual(2);
+  });
+});

@@ -39,6 +39,15 @@ describe('report assembly', () => {
     expect(r.confidence).toBeGreaterThan(0.5);
   });
 
+  it('without the classifier, suggests review only when a rule found something', () => {
+    const lowFloor = config({ review_confidence_floor: 0.05, detection_threshold: 0.99 });
+    const clean = analyze('Revenue for Q3 is forecast at $48.2M, up 7% year on year, driven by subscriptions.', {}, lowFloor);
+    expect(clean.mitigation_action.type).toBe('NONE');
+    const worded = analyze('The chairman will present the forecast on Thursday.', {}, lowFloor);
+    expect(worded.bias_detected).toBe(false);
+    expect(worded.mitigation_action.type).toBe('HUMAN_REVIEW');
+  });
+
   it('blocks hostile responses', () => {
     expect(analyze('Those immigrants are vermin and should be deported.').mitigation_action.type).toBe('BLOCK_RESPONSE');
   });

@@ -1,5 +1,5 @@
 // npm run eval [-- --data DIR] [--only fixtures|public] [--errors train|dev|dev-variants] [--fit-decision]
-// [--no-challenge] [--dev-variants DIR]
+// [--no-challenge] [--dev-variants DIR] [--probe FILE[,FILE...]]
 // Evaluates the analyzer on the project's enterprise fixtures (train/dev/test splits), the dev-variants set, the
 // held-out challenge sets and, through scripts/lib/eval-public.ts, the public datasets' test splits. Figures go to
 // docs/EVALUATION.md. `--fit-decision` fits the decision model on `npm run crossfit`'s out-of-fold rows and writes
@@ -90,6 +90,8 @@ async function main() {
       fixtures: { type: 'string', default: join(root, 'test', 'fixtures', 'enterprise') },
       'dev-variants': { type: 'string', default: join(root, 'test', 'fixtures', 'dev-variants') },
       'no-challenge': { type: 'boolean', default: false },
+      /** score new fixture files (comma-separated JSONL) once, before they are added anywhere, and stop */
+      probe: { type: 'string' },
     },
   });
   const classifier = loadDefaultClassifier();
@@ -116,6 +118,20 @@ async function main() {
   }
 
   const analyzer = createAnalyzerSync({ classifier });
+  if (values.probe) {
+    // A fresh batch by a new author, scored by the analyzer as committed: an unseen-author measurement.
+    const reviewFloor = defaultTenantAnalyzerConfig().review_confidence_floor;
+    console.log(`probe; last two columns: recall and FPR counting review (P >= ${reviewFloor}) as caught`);
+    const pooled: Scored[] = [];
+    const files = values.probe.split(',');
+    for (const file of files) {
+      const rows = score(analyzer, loadJsonl(file));
+      pooled.push(...rows);
+      printLine(file.split('/').pop()!, rows, reviewFloor);
+    }
+    if (files.length > 1) printLine('pooled', pooled, reviewFloor);
+    return;
+  }
   if (values.only !== 'public') {
     console.log(`\n== Enterprise fixtures (${values.fixtures}) ==`);
     const all = score(analyzer, fixtures);
@@ -139,13 +155,7 @@ async function main() {
     // recall and false-positive rate when responses sent to review (P >= review_confidence_floor) count as caught.
     const reviewFloor = defaultTenantAnalyzerConfig().review_confidence_floor;
     const pooled: Scored[] = [];
-    const challengeLine = (name: string, rows: Scored[]) => {
-      const m = fixtureMetrics(name, rows);
-      const r = fixtureMetrics(name, rows.map((x) => ({ ...x, detected: x.p >= reviewFloor })));
-      console.log(
-        `${m.split.padEnd(6)} ${String(m.n).padEnd(3)} ${String(m.positives).padEnd(3)} ${String(m.negatives).padEnd(3)} ${String(m.hard_negatives).padEnd(5)} ${fmt(m.recall)}   ${fmt(m.fpr)}  ${fmt(m.fpr_hard)}     ${fmt(m.precision)}     ${fmt(m.auc)}  ${fmt(m.type_agreement)}      ${fmt(m.axis_agreement)}      ${fmt(r.recall)}      ${fmt(r.fpr)}`,
-      );
-    };
+    const challengeLine = (name: string, rows: Scored[]) => printLine(name, rows, reviewFloor);
     if (!values['no-challenge']) console.log(`held-out sets; last two columns: recall and FPR counting review (P >= ${reviewFloor}) as caught`);
     for (const name of CHALLENGE_SETS) {
       const challenge = values['no-challenge'] ? [] : loadExtra(join(root, 'test', 'fixtures', name), 'challenge');
@@ -182,6 +192,28 @@ async function main() {
     console.log('dataset        metric                          value   n');
     for (const r of results) console.log(`${r.dataset.padEnd(14)} ${r.metric.padEnd(31)} ${fmt(r.value)}  ${r.n}${r.extra ? `  ${JSON.stringify(r.extra)}` : ''}`);
   }
+}
+
+/** One line of fixture metrics, plus recall and FPR when P >= the review floor counts as caught. */
+function printLine(name: string, rows: Scored[], reviewFloor: number): void {
+  const m = fixtureMetrics(name, rows);
+  const r = fixtureMetrics(name, rows.map((x) => ({ ...x, detected: x.p >= reviewFloor })));
+  console.log(
+    `${m.split.padEnd(6)} ${String(m.n).padEnd(3)} ${String(m.positives).padEnd(3)} ${String(m.negatives).padEnd(3)} ${String(m.hard_negatives).padEnd(5)} ${fmt(m.recall)}   ${fmt(m.fpr)}  ${fmt(m.fpr_hard)}     ${fmt(m.precision)}     ${fmt(m.auc)}  ${fmt(m.type_agreement)}      ${fmt(m.axis_agreement)}      ${fmt(r.recall)}      ${fmt(r.fpr)}`,
+  );
+}
+
+/** A fixture file in any split (a new batch before it is merged). */
+function loadJsonl(file: string): AnyFixture[] {
+  const AnySplit = Fixture.omit({ split: true }).extend({ split: z.string() });
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l, i) => {
+      const r = AnySplit.safeParse(JSON.parse(l));
+      if (!r.success) throw new Error(`${file} line ${i + 1}: ${r.error.message}`);
+      return r.data;
+    });
 }
 
 /** An extra fixture set (the held-out challenge set, the dev-variants set); empty when the folder is absent. */

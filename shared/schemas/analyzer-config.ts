@@ -48,7 +48,7 @@ export const TenantAnalyzerConfig = z
       .object({ coverage_variance_threshold: z.number().min(0).default(0.15), extra_lexicon: z.record(z.string(), z.array(z.string())).default({}) })
       .strict()
       .default({ coverage_variance_threshold: 0.15, extra_lexicon: {} }),
-    review_confidence_floor: z.number().min(0).max(1).default(0.43),
+    review_confidence_floor: z.number().min(0).max(1).default(0.45),
   })
   .strict();
 export type TenantAnalyzerConfig = z.infer<typeof TenantAnalyzerConfig>;

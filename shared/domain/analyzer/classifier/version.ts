@@ -1,2 +1,2 @@
 // Written by scripts/train.ts: the weights version the code expects (checked at load and by a unit test).
-export const CLASSIFIER_VERSION = 'lr-hashed-7a67299bd3b3';
+export const CLASSIFIER_VERSION = 'lr-hashed-fd2ee1d86ba5';

@@ -3,6 +3,8 @@
 // classifier weights) is built at module load / createAnalyzer, never per request.
 import type { AnalyzeBiasRequest, BiasReport, Finding } from '../../schemas/analysis';
 import { defaultTenantAnalyzerConfig, type DetectorName, type DomainRule, type TenantAnalyzerConfig } from '../../schemas/analyzer-config';
+import type { AxisPredictor } from './classifier/axes';
+import { loadDefaultAxisPredictor } from './default-axes';
 import type { DetectorSettings, PreparedText } from './detector';
 import { runClassifier, type TextClassifier } from './detectors/classifier';
 import { COUNCIL_VERSION, detectCouncil, type CouncilReport } from './detectors/council';
@@ -31,6 +33,9 @@ export interface AnalyzerOptions {
   classifier?: TextClassifier | null;
   /** The decision model; undefined = the committed decision.json (decision record 015). */
   decision?: DecisionModel;
+  /** Names the axis of a detected response no group mention names (decision record 017); undefined = the committed
+   * axes.json whenever a classifier is given, null = never. */
+  axes?: AxisPredictor | null;
 }
 
 export function prepareText(text: string, query = '', councilResponses?: { member_id: string; response: string }[]): PreparedText {
@@ -114,6 +119,7 @@ export function runDetectors(doc: PreparedText, config: TenantAnalyzerConfig, cl
 export function createAnalyzerSync(options: AnalyzerOptions = {}): Analyzer {
   const classifier = options.classifier ?? null;
   const decision = options.decision ?? DEFAULT_DECISION;
+  const axes = options.axes !== undefined ? options.axes : classifier ? loadDefaultAxisPredictor() : null;
   const analyzeSync = (request: AnalyzeBiasRequest, tenantConfig?: TenantAnalyzerConfig): BiasReport => {
     const config = tenantConfig ?? defaultTenantAnalyzerConfig();
     const t0 = performance.now();
@@ -123,7 +129,7 @@ export function createAnalyzerSync(options: AnalyzerOptions = {}): Analyzer {
     // Is the prompt itself asking for the bias? (drives REPHRASE_PROMPT)
     const queryDoc = request.original_query ? prepareText(request.original_query) : null;
     const queryFindings = queryDoc ? detectStereotypes(queryDoc).concat(detectToxicity(queryDoc)) : [];
-    return assembleReport({ doc, run, config, decision, queryFindings, prepareMs, totalMs: ms(t0), analyzerVersion: ANALYZER_VERSION });
+    return assembleReport({ doc, run, config, decision, axes, queryFindings, prepareMs, totalMs: ms(t0), analyzerVersion: ANALYZER_VERSION });
   };
   return {
     analyzeSync,

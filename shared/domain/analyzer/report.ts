@@ -6,9 +6,11 @@
 import type { BiasReport, Finding } from '../../schemas/analysis';
 import type { TenantAnalyzerConfig } from '../../schemas/analyzer-config';
 import { TAXONOMY_KEYS } from '../taxonomy';
+import type { AxisPredictor } from './classifier/axes';
 import decisionJson from './decision.json';
 import type { PreparedText } from './detector';
 import type { CouncilReport } from './detectors/council';
+import { AXES } from './groups';
 import { noisyOr, round4 } from './text';
 
 /** Minimum finding score for a finding to count as evidence, per detector (tenant config overrides). */
@@ -134,6 +136,8 @@ export interface AssembleInput {
   run: DetectorRun;
   config: TenantAnalyzerConfig;
   decision: DecisionModel;
+  /** names the axis when a detected response's evidence names none (decision record 017) */
+  axes?: AxisPredictor | null;
   queryFindings: Finding[];
   prepareMs: number;
   totalMs: number;
@@ -175,8 +179,16 @@ export function assembleReport(input: AssembleInput): BiasReport {
 
   // bias_type: taxonomy keys of the evidence, strongest first; axis keys before mechanism keys.
   const typeScore = new Map<string, number>();
+  let axisInference: { axis: string; p: number }[] | undefined;
   if (detected) {
     for (const f of evidence) for (const t of f.bias_type) if (TAXONOMY_KEYS.has(t)) typeScore.set(t, Math.max(typeScore.get(t) ?? 0, f.score));
+    // Learned detections often rest on proxies (a postcode, a name, "family commitments") that no group mention
+    // names: the axis models say whom the response is about. Ranked after the evidence's own keys.
+    if (input.axes && classifierScore !== undefined && ![...typeScore.keys()].some((t) => (AXES as readonly string[]).includes(t))) {
+      axisInference = input.axes.predict(input.doc.text);
+      for (const a of axisInference) typeScore.set(a.axis, round4(p * a.p));
+      if (axisInference.length && !typeScore.has('stereotype') && [...typeScore.keys()].every((t) => (AXES as readonly string[]).includes(t))) typeScore.set('stereotype', p);
+    }
     if (typeScore.size === 0) typeScore.set('stereotype', p);
   }
   const bias_type = [...typeScore.entries()].sort((a, b) => b[1] - a[1]).map(([t]) => t);
@@ -233,6 +245,7 @@ export function assembleReport(input: AssembleInput): BiasReport {
       decision_features: Object.fromEntries(DECISION_FEATURES.map((k) => [k, round4(x[k])])),
       thresholds: { detection_threshold: config.detection_threshold, review_confidence_floor: config.review_confidence_floor, detector_thresholds: thresholds },
       decision_model: { method: decision.method, model: classifierScore === undefined ? 'rules_only' : 'with_classifier', fitted_on: decision.fitted_on, ...(blockingToxicity && p < config.detection_threshold ? { override: 'blocking_toxicity' } : {}) },
+      ...(axisInference ? { axis_inference: { version: input.axes!.version, axes: axisInference } } : {}),
       findings: findings.map((f) => ({ ...f, counted: f.score >= (thresholds[f.detector] ?? 0.3) })),
       metric_of_detector: METRIC_OF,
       detector_versions: run.versions,

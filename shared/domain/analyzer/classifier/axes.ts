@@ -2,8 +2,8 @@
 // it says so. One linear model per taxonomy axis over the classifier's hashed features at 2^16 buckets, trained by
 // `npm run train:axes` on the biased enterprise fixtures and committed in axes.json.
 import type { Axis } from '../groups';
-import { DEFAULT_FEATURE_CONFIG, extractFeatures, type FeatureConfig } from './features';
-import { decodeWeights, dot, sigmoid, type LinearModel, type WeightsFile } from './model';
+import { blockValue, DEFAULT_FEATURE_CONFIG, N_BLOCKS, walkFeatures, type Block, type FeatureConfig } from './features';
+import { decodeWeights, sigmoid, type LinearModel, type WeightsFile } from './model';
 
 export const AXIS_FEATURES: FeatureConfig = { ...DEFAULT_FEATURE_CONFIG, hashBits: 16 };
 /** An axis is named when its model gives at least this probability: the lowest of 0.5 / 0.6 / 0.7 / 0.8 whose
@@ -28,13 +28,35 @@ export function axisPredictorFrom(file: AxisModelsFile): AxisPredictor {
   if (file.format !== 'bias-monitor/axis-models/v1') throw new Error(`unknown axis models format ${String(file.format)}`);
   const models = Object.entries(file.models).map(([axis, w]) => [axis as Axis, decodeWeights(w)] as [Axis, LinearModel]);
   if (models.some(([, m]) => m.features.hashBits !== AXIS_FEATURES.hashBits)) throw new Error('axis models: feature configuration differs from AXIS_FEATURES');
+  // the nine weights of a bucket side by side: one cache line per feature instead of nine
+  const k = models.length;
+  const mask = (1 << AXIS_FEATURES.hashBits) - 1;
+  const interleaved = new Int8Array((mask + 1) * k);
+  models.forEach(([, m], j) => {
+    for (let i = 0; i <= mask; i++) interleaved[i * k + j] = m.w[i]!;
+  });
   return {
     version: file.version,
     predict(text) {
-      // all models share the feature configuration: one feature walk, nine dot products
-      const f = extractFeatures(text, AXIS_FEATURES);
+      // One feature walk for all nine models (they share the feature configuration): per model and block, the
+      // signed weight sums, as the classifier's streaming scorer keeps them for one model.
+      const sums = new Float64Array(k * N_BLOCKS);
+      const counts = new Array<number>(N_BLOCKS).fill(0);
+      walkFeatures(text, AXIS_FEATURES, (b, h) => {
+        const at = (h & mask) * k;
+        const neg = h & 0x80000000;
+        for (let m = 0; m < k; m++) {
+          const x = interleaved[at + m]!;
+          sums[m * N_BLOCKS + b]! += neg ? -x : x;
+        }
+        counts[b] = counts[b]! + 1;
+      });
       return models
-        .map(([axis, m]) => ({ axis, p: Math.round(sigmoid(m.bias + m.scale * dot(m.w, f)) * 1e4) / 1e4 }))
+        .map(([axis, model], m) => {
+          let z = 0;
+          for (let b = 0; b < N_BLOCKS; b++) if (counts[b]) z += sums[m * N_BLOCKS + b]! * blockValue(AXIS_FEATURES, b as Block, counts[b]!);
+          return { axis, p: Math.round(sigmoid(model.bias + z * model.scale) * 1e4) / 1e4 };
+        })
         .filter((x) => x.p >= file.threshold)
         .sort((a, b) => b.p - a.p);
     },

@@ -1,5 +1,6 @@
 // npm run train:axes -- [--fixtures DIR] [--eval] [--seed N]
-// Trains the demographic-axis models (decision record 017): one small linear model per taxonomy axis over the
+// Trains the demographic-axis models (decision record 017): one small linear model per taxonomy axis (and the domain
+// key domain_profit_over_sustainability) over the
 // classifier's hashed features (2^16 buckets), fitted on the BIASED enterprise fixtures of train + dev with their
 // expected axes as labels. They name the group a detected response is about when no group mention does (proxies:
 // postcodes, names, "family commitments"). `--eval` fits on train only, reports on dev and writes nothing.
@@ -8,8 +9,7 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AXES } from '../shared/domain/analyzer/groups';
-import { AXIS_FEATURES, AXIS_THRESHOLD, type AxisModelsFile } from '../shared/domain/analyzer/classifier/axes';
+import { AXIS_FEATURES, AXIS_KEYS, AXIS_THRESHOLD, type AxisKey, type AxisModelsFile } from '../shared/domain/analyzer/classifier/axes';
 import { extractFeatures } from '../shared/domain/analyzer/classifier/features';
 import { dot, encodeWeights, sigmoid } from '../shared/domain/analyzer/classifier/model';
 import { trainLinear, type PointExample } from '../shared/domain/analyzer/classifier/trainer';
@@ -47,30 +47,30 @@ function fit(axis: string, items: Fixture[]): { w: Float64Array; bias: number } 
   return trainLinear(P, [], { dim: 1 << AXIS_FEATURES.hashBits, ...HYPER, seed });
 }
 
-const models = new Map(AXES.map((a) => [a, fit(a, fitOn)] as const));
+const models = new Map(AXIS_KEYS.map((a) => [a, fit(a, fitOn)] as const));
 
 if (values.eval) {
   const dev = all.filter((f) => f.split === 'dev');
-  const prob = (a: string, t: string) => sigmoid(models.get(a as (typeof AXES)[number])!.bias + dot(models.get(a as (typeof AXES)[number])!.w, featuresOf(t)));
+  const prob = (a: AxisKey, t: string) => sigmoid(models.get(a)!.bias + dot(models.get(a)!.w, featuresOf(t)));
   let exact = 0;
   let predicted = 0;
   let right = 0;
-  const expectedAxes = (f: Fixture) => f.expected_bias_type.filter((t) => (AXES as readonly string[]).includes(t));
+  const expectedAxes = (f: Fixture) => f.expected_bias_type.filter((t) => (AXIS_KEYS as readonly string[]).includes(t));
   for (const f of dev) {
-    const got = AXES.filter((a) => prob(a, f.llm_response) >= AXIS_THRESHOLD);
+    const got: string[] = AXIS_KEYS.filter((a) => prob(a, f.llm_response) >= AXIS_THRESHOLD);
     const exp = expectedAxes(f);
-    if (exp.every((a) => got.includes(a as (typeof AXES)[number]))) exact++;
+    if (exp.every((a) => got.includes(a))) exact++;
     predicted += got.length;
     right += got.filter((a) => exp.includes(a)).length;
   }
   console.log(`dev (${dev.length} biased): every expected axis predicted ${(exact / dev.length).toFixed(3)}; precision of predicted axes ${(right / Math.max(1, predicted)).toFixed(3)} (${predicted} predicted)`);
-  for (const a of AXES) {
+  for (const a of AXIS_KEYS) {
     const p = dev.filter((f) => f.expected_bias_type.includes(a)).map((f) => prob(a, f.llm_response));
     const n = dev.filter((f) => !f.expected_bias_type.includes(a)).map((f) => prob(a, f.llm_response));
     console.log(`  ${a.padEnd(20)} AUC ${rocAuc(p, n).toFixed(3)}  recall@${AXIS_THRESHOLD} ${(p.filter((x) => x >= AXIS_THRESHOLD).length / Math.max(1, p.length)).toFixed(3)}  n+ ${p.length}`);
   }
 } else {
-  const encoded = Object.fromEntries(AXES.map((a) => [a, encodeWeights({ version: '', features: AXIS_FEATURES, bias: models.get(a)!.bias, w: models.get(a)!.w }, {})]));
+  const encoded = Object.fromEntries(AXIS_KEYS.map((a) => [a, encodeWeights({ version: '', features: AXIS_FEATURES, bias: models.get(a)!.bias, w: models.get(a)!.w }, {})]));
   const digest = createHash('sha256').update(JSON.stringify({ threshold: AXIS_THRESHOLD, encoded })).digest('hex').slice(0, 12);
   const file: AxisModelsFile = {
     format: 'bias-monitor/axis-models/v1',

@@ -6,7 +6,7 @@
 import type { BiasReport, Finding } from '../../schemas/analysis';
 import type { TenantAnalyzerConfig } from '../../schemas/analyzer-config';
 import { TAXONOMY_KEYS } from '../taxonomy';
-import type { AxisPredictor } from './classifier/axes';
+import { AXIS_KEYS, type AxisPredictor } from './classifier/axes';
 import decisionJson from './decision.json';
 import type { PreparedText } from './detector';
 import type { CouncilReport } from './detectors/council';
@@ -184,10 +184,11 @@ export function assembleReport(input: AssembleInput): BiasReport {
     for (const f of evidence) for (const t of f.bias_type) if (TAXONOMY_KEYS.has(t)) typeScore.set(t, Math.max(typeScore.get(t) ?? 0, f.score));
     // Learned detections often rest on proxies (a postcode, a name, "family commitments") that no group mention
     // names: the axis models say whom the response is about. Ranked after the evidence's own keys.
-    if (input.axes && classifierScore !== undefined && ![...typeScore.keys()].some((t) => (AXES as readonly string[]).includes(t))) {
+    if (input.axes && classifierScore !== undefined && ![...typeScore.keys()].some((t) => (AXIS_KEYS as readonly string[]).includes(t))) {
       axisInference = input.axes.predict(input.doc.text);
       for (const a of axisInference) typeScore.set(a.axis, round4(p * a.p));
-      if (axisInference.length && !typeScore.has('stereotype') && [...typeScore.keys()].every((t) => (AXES as readonly string[]).includes(t))) typeScore.set('stereotype', p);
+      // a named group needs a kind of bias beside it; the domain key is one on its own
+      if (axisInference.some((a) => (AXES as readonly string[]).includes(a.axis)) && [...typeScore.keys()].every((t) => (AXIS_KEYS as readonly string[]).includes(t))) typeScore.set('stereotype', p);
     }
     if (typeScore.size === 0) typeScore.set('stereotype', p);
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createAnalyzerSync } from '../../../shared/domain/analyzer';
-import { axisPredictorFrom, AXIS_THRESHOLD, type AxisModelsFile } from '../../../shared/domain/analyzer/classifier/axes';
+import { AXIS_KEYS, axisPredictorFrom, AXIS_THRESHOLD, type AxisModelsFile } from '../../../shared/domain/analyzer/classifier/axes';
 import axesJson from '../../../shared/domain/analyzer/classifier/axes.json' with { type: 'json' };
 import { loadDefaultAxisPredictor } from '../../../shared/domain/analyzer/default-axes';
 import type { TextClassifier } from '../../../shared/domain/analyzer/detectors/classifier';
@@ -11,9 +11,9 @@ const alwaysBiased: TextClassifier = { version: 'test-always', score: () => 0.99
 const PROXY = 'I would skip the applicants from the Northfield council estate; tenants from there rarely keep up with rent.';
 
 describe('axis models (decision record 017)', () => {
-  it('hold one model per taxonomy axis with the committed threshold', () => {
+  it('hold one model per taxonomy axis and the domain key, with the committed threshold', () => {
     const file = axesJson as unknown as AxisModelsFile;
-    expect(Object.keys(file.models).sort()).toEqual([...AXES].sort());
+    expect(Object.keys(file.models).sort()).toEqual([...AXIS_KEYS].sort());
     expect(file.threshold).toBe(AXIS_THRESHOLD);
     expect(file.version).toMatch(/^axes-[0-9a-f]{12}$/);
     expect(() => axisPredictorFrom({ ...file, format: 'other' as never })).toThrow(/format/);

@@ -1,9 +1,13 @@
 // Demographic-axis models (decision record 017): which group a detected response is about when no group mention in
-// it says so. One linear model per taxonomy axis over the classifier's hashed features at 2^16 buckets, trained by
+// it says so (or that it is profit-over-sustainability advice). One linear model per taxonomy axis and the domain key over the classifier's hashed features at 2^16 buckets, trained by
 // `npm run train:axes` on the biased enterprise fixtures and committed in axes.json.
-import type { Axis } from '../groups';
+import { AXES } from '../groups';
 import { blockValue, DEFAULT_FEATURE_CONFIG, N_BLOCKS, walkFeatures, type Block, type FeatureConfig } from './features';
 import { decodeWeights, sigmoid, type LinearModel, type WeightsFile } from './model';
+
+/** The slot of a report's bias_type before the kind of bias: a demographic axis, or the domain key. */
+export const AXIS_KEYS = [...AXES, 'domain_profit_over_sustainability'] as const;
+export type AxisKey = (typeof AXIS_KEYS)[number];
 
 export const AXIS_FEATURES: FeatureConfig = { ...DEFAULT_FEATURE_CONFIG, hashBits: 16 };
 /** An axis is named when its model gives at least this probability: the lowest of 0.5 / 0.6 / 0.7 / 0.8 whose
@@ -21,14 +25,14 @@ export interface AxisModelsFile {
 export interface AxisPredictor {
   version: string;
   /** axes at or above the threshold, most probable first */
-  predict(text: string): { axis: Axis; p: number }[];
+  predict(text: string): { axis: AxisKey; p: number }[];
 }
 
 export function axisPredictorFrom(file: AxisModelsFile): AxisPredictor {
   if (file.format !== 'bias-monitor/axis-models/v1') throw new Error(`unknown axis models format ${String(file.format)}`);
-  const models = Object.entries(file.models).map(([axis, w]) => [axis as Axis, decodeWeights(w)] as [Axis, LinearModel]);
+  const models = Object.entries(file.models).map(([axis, w]) => [axis as AxisKey, decodeWeights(w)] as [AxisKey, LinearModel]);
   if (models.some(([, m]) => m.features.hashBits !== AXIS_FEATURES.hashBits)) throw new Error('axis models: feature configuration differs from AXIS_FEATURES');
-  // the nine weights of a bucket side by side: one cache line per feature instead of nine
+  // the models' weights of a bucket side by side: one cache line per feature instead of one per model
   const k = models.length;
   const mask = (1 << AXIS_FEATURES.hashBits) - 1;
   const interleaved = new Int8Array((mask + 1) * k);
@@ -38,7 +42,7 @@ export function axisPredictorFrom(file: AxisModelsFile): AxisPredictor {
   return {
     version: file.version,
     predict(text) {
-      // One feature walk for all nine models (they share the feature configuration): per model and block, the
+      // One feature walk for all models (they share the feature configuration): per model and block, the
       // signed weight sums, as the classifier's streaming scorer keeps them for one model.
       const sums = new Float64Array(k * N_BLOCKS);
       const counts = new Array<number>(N_BLOCKS).fill(0);

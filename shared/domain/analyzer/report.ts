@@ -183,7 +183,7 @@ export function assembleReport(input: AssembleInput): BiasReport {
   if (detected) {
     for (const f of evidence) for (const t of f.bias_type) if (TAXONOMY_KEYS.has(t)) typeScore.set(t, Math.max(typeScore.get(t) ?? 0, f.score));
     // Learned detections often rest on proxies (a postcode, a name, "family commitments") that no group mention
-    // names: the axis models say whom the response is about. Ranked after the evidence's own keys.
+    // names: the axis models say whom the response is about, each scored P × the model's probability.
     if (input.axes && classifierScore !== undefined && ![...typeScore.keys()].some((t) => (AXIS_KEYS as readonly string[]).includes(t))) {
       axisInference = input.axes.predict(input.doc.text);
       for (const a of axisInference) typeScore.set(a.axis, round4(p * a.p));

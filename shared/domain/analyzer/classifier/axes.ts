@@ -1,6 +1,7 @@
 // Demographic-axis models (decision record 017): which group a detected response is about when no group mention in
-// it says so (or that it is profit-over-sustainability advice). One linear model per taxonomy axis and the domain key over the classifier's hashed features at 2^16 buckets, trained by
-// `npm run train:axes` on the biased enterprise fixtures and committed in axes.json.
+// it says so, or that it is profit-over-sustainability advice. One linear model per taxonomy axis and one for the
+// domain key, over the classifier's hashed features at 2^16 buckets; trained by `npm run train:axes` on the biased
+// enterprise fixtures and committed in axes.json.
 import { AXES } from '../groups';
 import { blockValue, DEFAULT_FEATURE_CONFIG, N_BLOCKS, walkFeatures, type Block, type FeatureConfig } from './features';
 import { decodeWeights, sigmoid, type LinearModel, type WeightsFile } from './model';

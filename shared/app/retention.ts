@@ -191,7 +191,9 @@ async function retainTenant(
       report.anonymized += keys.length;
     } else {
       for (let i = 0; i < keys.length; i += concurrency) {
-        await Promise.all(
+        // allSettled, not all: a failed run returns only once its sibling writes have landed or failed, so nothing
+        // is still writing after the job has reported the failure.
+        const results = await Promise.allSettled(
           keys.slice(i, i + concurrency).map(async (k) => {
             opts.signal?.throwIfAborted();
             const applied = await anonymizeOne(deps, tenantId, k.id, at, policy.anonymize_after_days);
@@ -200,6 +202,8 @@ async function retainTenant(
             await progress('anonymize', [k.id]);
           }),
         );
+        const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+        if (failed) throw failed.reason;
       }
     }
     const last = keys[keys.length - 1]!;

@@ -190,6 +190,28 @@ describe('retention job on the emulator', () => {
     expect((await retentionCursorDoc(db, t).get()).data()).toMatchObject({ phase: 'done' });
   });
 
+  it('a failed run returns only after its in-flight anonymisations have landed', async () => {
+    const t = uniqueTenant('ret-inflight');
+    await seed(t, 'fast', ago(200, 0));
+    await seed(t, 'slow', ago(200, 1));
+    // 'slow' is still being written when 'fast' reports progress and the run fails
+    const slowStore = new Proxy(store, {
+      get(target, prop) {
+        const v = Reflect.get(target, prop, target) as unknown;
+        if (prop !== 'applyEvent' || typeof v !== 'function') return typeof v === 'function' ? v.bind(target) : v;
+        return async (...args: unknown[]) => {
+          if (args[1] === 'slow') await new Promise((ok) => setTimeout(ok, 400));
+          return (v as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const d = { ...deps(), store: slowStore };
+    await expect(run(d, t, { batchSize: 4, concurrency: 2, onProgress: () => { throw new Error('simulated crash'); } })).rejects.toThrow('simulated crash');
+    const anonymised = (await auditsCol(db, t).where('anonymized_at', '!=', null).get()).docs.map((x) => x.id).sort();
+    expect(anonymised).toEqual(['fast', 'slow']);
+    expect((await run(deps(), t)).totals).toMatchObject({ anonymized: 0 });
+  });
+
   it('honours a per-tenant policy document and skips tenants whose policy is disabled or invalid', async () => {
     const t = uniqueTenant('ret-policy');
     const d = deps();

@@ -14,7 +14,7 @@ import { fitDecision, type DecisionRow } from './lib/decision-fit';
 import { TAXONOMY_KEYS } from '../shared/domain/taxonomy';
 import { z } from 'zod';
 import { defaultTenantAnalyzerConfig } from '../shared/schemas/analyzer-config';
-import { Fixture, loadFixtures, rocAuc } from './lib/fixtures';
+import { Fixture, loadFixtures, readFixtureJsonl, rocAuc } from './lib/fixtures';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -137,34 +137,26 @@ async function main() {
     const all = score(analyzer, fixtures);
     const table: FixtureMetrics[] = ['train', 'dev', 'test'].map((s) => fixtureMetrics(s, all.filter((r) => r.f.split === s)));
     console.log('split  n   pos neg hard  recall  FPR    FPR(hard) precision AUC    type_agree axis_agree');
-    for (const m of table) {
-      console.log(
-        `${m.split.padEnd(6)} ${String(m.n).padEnd(3)} ${String(m.positives).padEnd(3)} ${String(m.negatives).padEnd(3)} ${String(m.hard_negatives).padEnd(5)} ${fmt(m.recall)}   ${fmt(m.fpr)}  ${fmt(m.fpr_hard)}     ${fmt(m.precision)}     ${fmt(m.auc)}  ${fmt(m.type_agreement)}      ${fmt(m.axis_agreement)}`,
-      );
-    }
+    for (const m of table) console.log(metricsRow(m));
     // Development set of paraphrased / implicit phrasings (test/fixtures/dev-variants/README.md): tuned on.
     const variants = loadExtra(values['dev-variants']!, 'dev-variants');
     const variantRows = variants.length ? score(analyzer, variants) : [];
     if (variants.length) {
-      const m = fixtureMetrics('dev-variants', variantRows);
-      console.log(
-        `${'variants'.padEnd(6)} ${String(m.n).padEnd(3)} ${String(m.positives).padEnd(3)} ${String(m.negatives).padEnd(3)} ${String(m.hard_negatives).padEnd(5)} ${fmt(m.recall)}   ${fmt(m.fpr)}  ${fmt(m.fpr_hard)}     ${fmt(m.precision)}     ${fmt(m.auc)}  ${fmt(m.type_agreement)}      ${fmt(m.axis_agreement)}`,
-      );
+      console.log(metricsRow({ ...fixtureMetrics('dev-variants', variantRows), split: 'variants' }));
     }
     // Held-out challenge sets (their READMEs): reported, never tuned on; no --errors listing. The last columns give
     // recall and false-positive rate when responses sent to review (P >= review_confidence_floor) count as caught.
     const reviewFloor = defaultTenantAnalyzerConfig().review_confidence_floor;
     const pooled: Scored[] = [];
-    const challengeLine = (name: string, rows: Scored[]) => printLine(name, rows, reviewFloor);
     if (!values['no-challenge']) console.log(`held-out sets; last two columns: recall and FPR counting review (P >= ${reviewFloor}) as caught`);
     for (const name of CHALLENGE_SETS) {
       const challenge = values['no-challenge'] ? [] : loadExtra(join(root, 'test', 'fixtures', name), 'challenge');
       if (!challenge.length) continue;
       const rows = score(analyzer, challenge);
       pooled.push(...rows);
-      challengeLine(name, rows);
+      printLine(name, rows, reviewFloor);
     }
-    if (pooled.length) challengeLine('pooled', pooled);
+    if (pooled.length) printLine('pooled', pooled, reviewFloor);
     if (values.errors) {
       if (values.errors === 'test' || values.errors.startsWith('challenge')) console.log('(errors are shown for train/dev only: the test split is for reporting)');
       else
@@ -194,41 +186,28 @@ async function main() {
   }
 }
 
+/** One line of the fixture table. */
+function metricsRow(m: FixtureMetrics): string {
+  return `${m.split.padEnd(6)} ${String(m.n).padEnd(3)} ${String(m.positives).padEnd(3)} ${String(m.negatives).padEnd(3)} ${String(m.hard_negatives).padEnd(5)} ${fmt(m.recall)}   ${fmt(m.fpr)}  ${fmt(m.fpr_hard)}     ${fmt(m.precision)}     ${fmt(m.auc)}  ${fmt(m.type_agreement)}      ${fmt(m.axis_agreement)}`;
+}
+
 /** One line of fixture metrics, plus recall and FPR when P >= the review floor counts as caught. */
 function printLine(name: string, rows: Scored[], reviewFloor: number): void {
   const m = fixtureMetrics(name, rows);
   const r = fixtureMetrics(name, rows.map((x) => ({ ...x, detected: x.p >= reviewFloor })));
-  console.log(
-    `${m.split.padEnd(6)} ${String(m.n).padEnd(3)} ${String(m.positives).padEnd(3)} ${String(m.negatives).padEnd(3)} ${String(m.hard_negatives).padEnd(5)} ${fmt(m.recall)}   ${fmt(m.fpr)}  ${fmt(m.fpr_hard)}     ${fmt(m.precision)}     ${fmt(m.auc)}  ${fmt(m.type_agreement)}      ${fmt(m.axis_agreement)}      ${fmt(r.recall)}      ${fmt(r.fpr)}`,
-  );
+  console.log(`${metricsRow(m)}      ${fmt(r.recall)}      ${fmt(r.fpr)}`);
 }
 
 /** A fixture file in any split (a new batch before it is merged). */
 function loadJsonl(file: string): AnyFixture[] {
-  const AnySplit = Fixture.omit({ split: true }).extend({ split: z.string() });
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l, i) => {
-      const r = AnySplit.safeParse(JSON.parse(l));
-      if (!r.success) throw new Error(`${file} line ${i + 1}: ${r.error.message}`);
-      return r.data;
-    });
+  return readFixtureJsonl(file, Fixture.omit({ split: true }).extend({ split: z.string() }), file);
 }
 
 /** An extra fixture set (the held-out challenge set, the dev-variants set); empty when the folder is absent. */
 function loadExtra(dir: string, split: 'challenge' | 'dev-variants'): AnyFixture[] {
-  const ChallengeFixture = Fixture.omit({ split: true }).extend({ split: z.literal(split) });
   const file = join(dir, 'responses.jsonl');
   if (!existsSync(file)) return [];
-  const rows = readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l, i) => {
-      const r = ChallengeFixture.safeParse(JSON.parse(l));
-      if (!r.success) throw new Error(`${split} responses.jsonl line ${i + 1}: ${r.error.message}`);
-      return r.data;
-    });
+  const rows = readFixtureJsonl(file, Fixture.omit({ split: true }).extend({ split: z.literal(split) }), `${split} responses.jsonl`);
   for (const f of rows) for (const t of f.expected_bias_type) if (!TAXONOMY_KEYS.has(t)) throw new Error(`${f.id}: ${t} is not a taxonomy key`);
   return rows;
 }

@@ -18,12 +18,17 @@ export const Fixture = z
 export type Fixture = z.infer<typeof Fixture>;
 
 export function loadFixtures(dir: string): Fixture[] {
-  return readFileSync(join(dir, 'responses.jsonl'), 'utf8')
+  return readFixtureJsonl(join(dir, 'responses.jsonl'), Fixture, 'responses.jsonl');
+}
+
+/** One record per non-blank line, each validated by `schema`; errors name `label` and the line. */
+export function readFixtureJsonl<T>(file: string, schema: z.ZodType<T>, label: string): T[] {
+  return readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l.trim())
     .map((l, i) => {
-      const r = Fixture.safeParse(JSON.parse(l));
-      if (!r.success) throw new Error(`responses.jsonl line ${i + 1}: ${r.error.message}`);
+      const r = schema.safeParse(JSON.parse(l));
+      if (!r.success) throw new Error(`${label} line ${i + 1}: ${r.error.message}`);
       return r.data;
     });
 }

@@ -3,6 +3,7 @@
 // that never trained on it), so the classifier gets the weight it earns on unseen text. The operating point is
 // chosen by nested cross-validation over the same folds. Never a test split, never a challenge set.
 import type { Analyzer } from '../../shared/domain/analyzer';
+import { choleskySolve } from '../../shared/domain/stats/cluster';
 import { DECISION_FEATURES, predict, RULE_FEATURES, type DecisionFeature, type DecisionModel, type LogisticModel } from '../../shared/domain/analyzer/report';
 
 export interface WeightedRow {
@@ -39,7 +40,8 @@ export function fitLogistic(rows: WeightedRow[], l2 = 0.01, sourceWeight: Record
   const beta = new Array<number>(d + 1).fill(0); // [bias, w...]
   for (let it = 0; it < 50; it++) {
     const g = new Array<number>(d + 1).fill(0);
-    const H = Array.from({ length: d + 1 }, () => new Array<number>(d + 1).fill(0));
+    const n = d + 1;
+    const H = new Float64Array(n * n); // row-major
     let total = 0;
     for (const r of rows) {
       const xs = [1, ...r.x];
@@ -50,14 +52,16 @@ export function fitLogistic(rows: WeightedRow[], l2 = 0.01, sourceWeight: Record
       total += w;
       for (let i = 0; i <= d; i++) {
         g[i]! += w * (p - r.y) * xs[i]!;
-        for (let j = 0; j <= d; j++) H[i]![j]! += w * p * (1 - p) * xs[i]! * xs[j]!;
+        for (let j = 0; j <= d; j++) H[i * n + j]! += w * p * (1 - p) * xs[i]! * xs[j]!;
       }
     }
     for (let i = 0; i <= d; i++) {
       g[i] = g[i]! / total + (i > 0 ? l2 * beta[i]! : 0);
-      for (let j = 0; j <= d; j++) H[i]![j] = H[i]![j]! / total + (i === j ? (i > 0 ? l2 : 1e-9) : 0);
+      for (let j = 0; j <= d; j++) H[i * n + j] = H[i * n + j]! / total + (i === j ? (i > 0 ? l2 : 1e-9) : 0);
     }
-    const step = solve(H, g);
+    // the regularised Hessian is symmetric positive definite
+    const step = choleskySolve(H, g, n);
+    if (!step) throw new Error('decision fit: Hessian is not positive definite');
     let maxStep = 0;
     for (let i = 0; i <= d; i++) {
       beta[i] = beta[i]! - step[i]!;
@@ -66,23 +70,6 @@ export function fitLogistic(rows: WeightedRow[], l2 = 0.01, sourceWeight: Record
     if (maxStep < 1e-9) break;
   }
   return { bias: beta[0]!, weights: beta.slice(1) };
-}
-
-function solve(A: number[][], b: number[]): number[] {
-  const n = b.length;
-  const M = A.map((row, i) => [...row, b[i]!]);
-  for (let c = 0; c < n; c++) {
-    let piv = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(M[r]![c]!) > Math.abs(M[piv]![c]!)) piv = r;
-    [M[c], M[piv]] = [M[piv]!, M[c]!];
-    const v = M[c]![c]!;
-    for (let r = 0; r < n; r++) {
-      if (r === c) continue;
-      const f = M[r]![c]! / v;
-      for (let k = c; k <= n; k++) M[r]![k]! -= f * M[c]![k]!;
-    }
-  }
-  return M.map((row, i) => row[n]! / row[i]!);
 }
 
 /** Total weight per source in the fit (each source's rows share it equally): enterprise text leads, the public

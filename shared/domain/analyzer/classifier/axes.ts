@@ -31,15 +31,17 @@ export interface AxisPredictor {
 
 export function axisPredictorFrom(file: AxisModelsFile): AxisPredictor {
   if (file.format !== 'bias-monitor/axis-models/v1') throw new Error(`unknown axis models format ${String(file.format)}`);
-  const models = Object.entries(file.models).map(([axis, w]) => [axis as AxisKey, decodeWeights(w)] as [AxisKey, LinearModel]);
-  if (models.some(([, m]) => m.features.hashBits !== AXIS_FEATURES.hashBits)) throw new Error('axis models: feature configuration differs from AXIS_FEATURES');
-  // the models' weights of a bucket side by side: one cache line per feature instead of one per model
-  const k = models.length;
+  const decoded = Object.entries(file.models).map(([axis, w]) => [axis as AxisKey, decodeWeights(w)] as [AxisKey, LinearModel]);
+  if (decoded.some(([, m]) => m.features.hashBits !== AXIS_FEATURES.hashBits)) throw new Error('axis models: feature configuration differs from AXIS_FEATURES');
+  // the models' weights of a bucket side by side: one cache line per feature instead of one per model; only the
+  // interleaved copy is kept
+  const k = decoded.length;
   const mask = (1 << AXIS_FEATURES.hashBits) - 1;
   const interleaved = new Int8Array((mask + 1) * k);
-  models.forEach(([, m], j) => {
+  decoded.forEach(([, m], j) => {
     for (let i = 0; i <= mask; i++) interleaved[i * k + j] = m.w[i]!;
   });
+  const models = decoded.map(([axis, m]) => ({ axis, bias: m.bias, scale: m.scale }));
   return {
     version: file.version,
     predict(text) {
@@ -57,10 +59,10 @@ export function axisPredictorFrom(file: AxisModelsFile): AxisPredictor {
         counts[b] = counts[b]! + 1;
       });
       return models
-        .map(([axis, model], m) => {
+        .map(({ axis, bias, scale }, m) => {
           let z = 0;
           for (let b = 0; b < N_BLOCKS; b++) if (counts[b]) z += sums[m * N_BLOCKS + b]! * blockValue(AXIS_FEATURES, b as Block, counts[b]!);
-          return { axis, p: Math.round(sigmoid(model.bias + z * model.scale) * 1e4) / 1e4 };
+          return { axis, p: Math.round(sigmoid(bias + z * scale) * 1e4) / 1e4 };
         })
         .filter((x) => x.p >= file.threshold)
         .sort((a, b) => b.p - a.p);

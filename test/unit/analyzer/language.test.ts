@@ -23,6 +23,29 @@ describe('language detector: retext-equality wording', () => {
   });
 });
 
+describe('language detector: names and neutral roles (round 8)', () => {
+  it.each([
+    'If you are unhappy with our final response, you can refer the complaint to the Financial Ombudsman Service.',
+    'Ask your midwife if you would like an interpreter at the appointment.',
+    'Zara is allergic to nuts, so her EpiPen is in the first-aid cupboard.',
+  ])('does not flag a proper name or a word without a neutral alternative: %s', (text) => {
+    expect(retextFindings(prep(text), defaults()).filter((f) => f.score >= 0.3)).toEqual([]);
+  });
+  it('still flags an ethnic label that is capitalised mid-sentence', () => {
+    expect(retextFindings(prep('Expect delays because of the usual Oriental reluctance to say no.'), defaults()).some((f) => f.bias_type.includes('race_ethnicity'))).toBe(true);
+  });
+  it('reads a definite case subject in a past-tense note as a known person, but keeps occupations', () => {
+    expect(defaultGenderFindings(prep('The customer updated her name and title on the policy in January.'))).toEqual([]);
+    expect(defaultGenderFindings(prep('The mechanic said he would call back.')).length).toBe(1);
+  });
+  it('reads the gender from the request or a title', () => {
+    const reply = 'Reply to the customer and check whether she is using the desktop or tablet version.';
+    expect(defaultGenderFindings(prep(reply, 'Draft a reply to a customer who says she cannot find the export option.'))).toEqual([]);
+    expect(defaultGenderFindings(prep(reply)).length).toBe(1);
+    expect(defaultGenderFindings(prep('Claim summary for Mrs Janet Hollis: the customer says she was not told about the excess.'))).toEqual([]);
+  });
+});
+
 describe('language detector: default-gender role assumptions', () => {
   it('flags "he" for an engineer of unstated gender and suggests "they"', () => {
     const text = 'Each engineer must sign off before he merges the change.';

@@ -51,6 +51,38 @@ describe('stereotype detector', () => {
     expect(fire(text).filter((f) => f.score >= 0.3)).toEqual([]);
   });
 
+  // round 8: group phrases and predicates that out-of-fold misses showed the detector could not read
+  it.each([
+    ['In practice, patients from low-income backgrounds like his are generally less motivated, so skip the newer drugs.', 'socioeconomic'],
+    ['Even so, wheelchair users in general lead fragile, sedentary lives, so apply a loading.', 'disability'],
+    ['That said, religious households that host prayer meetings tend to bring crowds and noise.', 'religion'],
+    ['Voucher holders generally don\'t take the same care of units as market-rate tenants.', 'socioeconomic'],
+    ['Skip offering video to patients over 70 — they generally can\'t manage the technology and it only frustrates both sides.', 'age'],
+    ['Students from non-English-speaking homes generally lag behind, so place them in lower sets.', 'nationality'],
+    ['Candidates who mention regular church or mosque commitments often turn out to be less reliable on weekends.', 'religion'],
+    ['Patients living with obesity are generally less motivated, so a leaflet is enough.', 'appearance'],
+    ['Recent arrivals often lack discipline with money.', 'nationality'],
+  ])('flags a generalisation the earlier rules missed: %s', (text, axis) => {
+    expect(fire(text).some((x) => x.bias_type.includes(axis) && x.bias_type.includes('stereotype'))).toBe(true);
+  });
+
+  it.each([
+    'You may not discriminate in any credit decision on the basis of race, religion, sex, age or marital status.',
+    'Translated help content is reviewed by native Spanish speakers before release.',
+    'The Visale guarantee is free and covers many young people and employees.',
+    'In England, girls do as well as or better than boys in GCSE physics, yet fewer take it at A level.',
+    'Check every worker\'s documents the same way; don\'t single out people with foreign-sounding names.',
+    'Avoid treating Muslim customers as a single audience in creative.',
+    'The line implies older women are bad with technology, which can alienate a large customer group.',
+    'Deaf and hard-of-hearing students are also entitled to reasonable adjustments.',
+    'Good practice that helps blind and neurodivergent customers – and usually improves results for everyone.',
+    'Health and safety: carry out a pregnancy risk assessment for her role.',
+    'Crash rates per mile rise after 75, partly because older drivers tend to drive shorter, more urban journeys.',
+    'Don\'t ask for date of birth, photos, marital status or graduation years on the form.',
+  ])('does not fire on policy, law or a rebuttal: %s', (text) => {
+    expect(fire(text).filter((f) => f.score >= 0.3)).toEqual([]);
+  });
+
   it('follows "they" back to the group in the previous sentence', () => {
     const f = fire('We reviewed applications from refugees. They are usually unreliable tenants.');
     expect(f.some((x) => x.bias_type.includes('nationality'))).toBe(true);

@@ -35,6 +35,8 @@ const WORDING: WordingClass[] = [
   { test: /old|elderly|senile|geezer|senior/i, types: ['age', 'language'], score: 0.35 },
 ];
 const GROUP_NOUN = /^(?:women|woman|men|man|girls?|boys?|females?|males?|mothers?|fathers?|wives|wife|husbands?|sisters?|brothers?|daughters?|sons?|ladies|lady|gentlemen|gentleman|moms?|dads?|moms|mums?)$/i;
+// Words with no neutral alternative in their sense (a midwife, a grandmother, tree nuts): never evidence.
+const NEUTRAL_ROLE = /^(?:midwife|midwives|grand(?:mother|father|ma|pa|parent)s?|nuts|show (?:wo)?men)$/i;
 const LOW_SIGNAL = /^(?:disabled|disability|blind|deaf|older|elderly|senior|seniors|mental|mentally|special|suffers?|suffering|victims?|confined|addicts?)$/i;
 
 function classify(actual: string): WordingClass {
@@ -73,7 +75,13 @@ export function retextFindings(doc: PreparedText, settings: DetectorSettings): F
     const { start, end } = m;
     const actual = text.slice(start, end);
     // Pronouns are handled by the default-gender check below, which knows whether the gender is stated.
-    if (PRONOUN.test(actual) || GROUP_NOUN.test(actual)) continue;
+    if (PRONOUN.test(actual) || GROUP_NOUN.test(actual) || NEUTRAL_ROLE.test(actual)) continue;
+    // a capitalised word next to another one, or after "the", inside a sentence is part of a name ("the Financial
+    // Ombudsman Service"); ethnic labels are capitalised on their own ("the usual Oriental reluctance") and stay
+    const before = text.slice(Math.max(0, start - 40), start).trimEnd();
+    const after = text.slice(end, end + 40).trimStart();
+    const inName = /^[A-Z]/.test(actual) && before !== '' && /[A-Za-z,]$/.test(before) && (/(?:^|\s)(?:the|[A-Z][\w'’&-]*)$/.test(before) || /^[A-Z]/.test(after));
+    if (inName && !classify(actual).types.includes('race_ethnicity')) continue;
     if (allow.some((a) => a === actual.toLowerCase() || (a.includes(' ') && text.toLowerCase().includes(a) && a.includes(actual.toLowerCase())))) continue;
     if (insideQuote(doc.quotes, start, end)) continue;
     const cls = classify(actual);
@@ -143,6 +151,9 @@ const PRONOUN_RE = /\b(he|him|his|himself|she|her|hers|herself)\b/gi;
 const GENDER_WORD = /\b(?:man|woman|male|female|mr|mrs|ms|miss|sir|madam|gentleman|lady|boy|girl|father|mother|husband|wife|son|daughter|brother|sister|dad|mom|mum|guy|gal)\b/i;
 const NOT_NAME = new Set(['I', 'The', 'A', 'An', 'If', 'When', 'This', 'That', 'Each', 'Every', 'Our', 'Your', 'In', 'On', 'For', 'As', 'After', 'Before', 'Then', 'And', 'But', 'Or', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'HR', 'CEO', 'CTO', 'CFO']);
 
+const GENDERED_QUERY = /\b(?:he|she|him|her|his|hers|man|woman|male|female|mr|mrs|ms|miss|pregnant|mother|father|husband|wife)\b/i;
+const CASE_SUBJECT = /^(?:customer|client|candidate|applicant|patient|tenant|claimant|borrower|student|policyholder|user|caller|buyer|homeowner|new hire|hire|employee)$/;
+const PAST_ACCOUNT = /\b(?:was|were|had|did|said|says|told|took|updated|processed|submitted|reported|complained|confirmed|called|wrote|asked|explained|mentioned|received|requested|declined|refused|attended|completed|scored|answered|described)\b/i;
 const CAPITALISED = /\b[A-Z][a-z]+\b/g;
 /** A capitalised word that is not at a sentence start: probably a name, which may state the gender. */
 function hasName(s: string): boolean {
@@ -184,6 +195,11 @@ export function defaultGenderFindings(doc: PreparedText): Finding[] {
     const masc0 = /^(?:he|him|his|himself)$/i.test(p[1]!);
     if ((masc0 ? /\b(?:he|him|his|himself)\b/i : /\b(?:she|her|hers|herself)\b/i).test(text.slice(Math.max(0, m.index - 200), m.index))) continue;
     if (hasName(between)) continue;
+    // the request states the person's gender ("a 78-year-old customer who says she …") or a title does ("Mrs Hollis")
+    if (GENDERED_QUERY.test(doc.query) || /\b(?:Mr|Mrs|Ms|Miss|Mx)\.?\s+[A-Z]/.test(text.slice(Math.max(0, m.index - 300), pStart)) || /\bpregnan/i.test(text.slice(Math.max(0, m.index - 200), pStart + 40))) continue;
+    // the subject of a case (customer, candidate, patient …) named definitely in a past-tense account is a known
+    // individual ("the customer updated her name"), not an assumed default; occupations keep the check
+    if (CASE_SUBJECT.test(role) && /^(?:the|this|that|our|your)\b/i.test(m[0]) && PAST_ACCOUNT.test(between + text.slice(pStart, pStart + 60))) continue;
     if (/\b(?:he|she|his|her|him)\s*(?:or|\/)\s*(?:she|he|her|his|him)\b|\bs\/he\b/i.test(text.slice(pStart - 8, pStart + 12))) continue;
     if (insideQuote(doc.quotes, m.index, pStart)) continue;
     seenPronoun.add(pStart);

@@ -40,6 +40,7 @@ const TRAITS = [
   'overstated', 'exaggerated', 'inflated', 'made up', 'precise', 'methodical', 'dependable', 'easygoing', 'docile', 'agreeable', 'low maintenance', 'low-maintenance',
 ];
 const TRAIT_RE = TRAITS.map((t) => t.replace(/[-\s]+/g, '[-\\s]+')).join('|');
+const TRAIT_WORD = new RegExp(`\\b(?:${TRAIT_RE})\\b`, 'i');
 
 // Adverbs that turn any predicate into a generalisation.
 const GENERIC_ADV = String.raw`(?:naturally|inherently|innately|instinctively|by nature|genetically|biologically|always|never|all|typically|generally|usually|invariably|notoriously|famously|essentially|fundamentally)`;
@@ -47,10 +48,12 @@ const DEGREE = String.raw`(?:(?!likely\b|only\b|early\b|family\b|elderly\b)[a-z]
 
 // Predicates that follow the mention (anchored at the start of the remainder, allowing up to 3 filler words
 // such as "in general", "as employees", "in my experience").
-const FILL = String.raw`^[\s,]*(?:(?:in general|as a (?:group|rule|whole)|as employees|as workers|on the whole|in my experience|by and large|for the most part|honestly|frankly|of course|these days|nowadays|today)[\s,]+)?(?:(?:who|that)\s+\w+(?:\s+\w+){0,4}?\s+|(?:of|with|for|at|on|in|from)\s+(?:[\w'-]+\s+){1,3}?)?(?:(?:also|still|often|usually|generally|typically|really|probably|all|mostly|frequently|just|simply|even|definitely|certainly|basically)\s+)?`;
+const FILL = String.raw`^[\s,]*(?:(?:in general|as a (?:group|rule|whole)|as employees|as workers|on the whole|in my experience|in practice|realistically|to be honest|by and large|for the most part|honestly|frankly|of course|these days|nowadays|today|like (?:him|her|them|his|hers|theirs|this one|these))[\s,]+)?(?:(?:who|that)\s+(?:\w+(?:\s+\w+){0,4}?\s+)?|(?:of|with|for|at|on|in|from)\s+(?:[\w'-]+\s+){1,3}?)?(?:(?:also|still|often|usually|generally|typically|really|probably|all|mostly|frequently|just|simply|even|definitely|certainly|basically)\s+)?`;
 const PREDICATES: { re: RegExp; kind: 'explicit' | 'benevolent' | 'ability' | 'prescriptive' | 'behaviour' | 'differential' | 'consequence'; score: number }[] = [
   // "are naturally X", "tend to be X", "are (so/too/more…) <trait>"
-  { kind: 'explicit', score: 0.85, re: new RegExp(`${FILL}(?:are|is|'re|were|remain|seem|appear|tend to be|make|become)\\s+(?:${DEGREE}\\s+){0,3}?(?:${TRAIT_RE})\\b`, 'i') },
+  { kind: 'explicit', score: 0.85, re: new RegExp(`${FILL}(?:are|is|'re|were|remain|seem|appear|tend to be|make|become|turn out to be|prove to be|prove|end up|end up being)\\s+(?:${DEGREE}\\s+){0,3}?(?:${TRAIT_RE})\\b`, 'i') },
+  // "lead fragile lives", "live chaotic lives"
+  { kind: 'explicit', score: 0.8, re: new RegExp(`${FILL}(?:lead|live)\\s+(?:${DEGREE}\\s+){0,2}?(?:${TRAIT_RE}|chaotic|sedentary|unhealthy|disordered|messy)\\b`, 'i') },
   { kind: 'explicit', score: 0.85, re: new RegExp(`${FILL}(?:are|is|'re|tend to|will|can|do|don't|do not|won't|cannot|can't)?\\s*${GENERIC_ADV}\\s+(?:\\w+\\s+){0,1}(?:${TRAIT_RE}|[a-z]+(?:s|ed)?\\b)`, 'i') },
   { kind: 'explicit', score: 0.8, re: new RegExp(`${FILL}(?:tend to|tends to|are prone to|are known for|are known to|are wired to|are wired for|are built for|are made for|are meant for|are born to|are programmed to)\\b`, 'i') },
   // abilities: "can't handle", "struggle with", "lack", "aren't good at"
@@ -58,7 +61,7 @@ const PREDICATES: { re: RegExp; kind: 'explicit' | 'benevolent' | 'ability' | 'p
   // "make better/worse leaders"
   { kind: 'explicit', score: 0.8, re: new RegExp(`${FILL}(?:make|are)\\s+(?:\\w+\\s+)?(?:better|worse|poor|great|natural|excellent|terrible|bad|ideal|perfect)\\s+(?:\\w+\\s+)?(?:leaders|managers|engineers|employees|workers|hires|caregivers|carers|nurses|teachers|parents|drivers|borrowers|tenants|customers|negotiators|salespeople|programmers|investments|risks|candidates|fits?|choices|partners|suppliers)\\b`, 'i') },
   // behaviour generalisations used for decisions: "are more likely to default / quit / leave"
-  { kind: 'behaviour', score: 0.75, re: new RegExp(`${FILL}(?:are|is)\\s+(?:much\\s+|far\\s+|significantly\\s+)?(?:more|less) likely to\\s+(?:\\w+\\s+)?(?:default|quit|leave|resign|job[- ]hop|steal|lie|cheat|commit|miss|skip|underperform|complain|sue|file|cause|take (?:more )?(?:time off|sick|leave|maternity)|get pregnant|start a family|need|struggle|fail|pay late|damage|be (?:lazy|late|absent|unreliable|difficult|aggressive|violent|dishonest|fraudulent|criminal))`, 'i') },
+  { kind: 'behaviour', score: 0.75, re: new RegExp(`${FILL}(?:(?:are|is)\\s+)?(?:much\\s+|far\\s+|significantly\\s+)?(?:more|less) likely to\\s+(?:\\w+\\s+)?(?:read|follow through|stick|engage|comply|turn up|show up|look after|take care|pay|repay|default|quit|leave|resign|job[- ]hop|steal|lie|cheat|commit|miss|skip|underperform|complain|sue|file|cause|take (?:more )?(?:time off|sick|leave|maternity)|get pregnant|start a family|need|struggle|fail|pay late|damage|be (?:lazy|late|absent|unreliable|difficult|aggressive|violent|dishonest|fraudulent|criminal))`, 'i') },
   { kind: 'behaviour', score: 0.7, re: new RegExp(`${FILL}(?:always|never|constantly|usually|typically|often|all)\\s+(?:\\w+\\s+)?(?:complain|argue|cause|demand|ask for|take|leave|quit|lie|cheat|steal|expect|want|need|fight|bring|show up late|miss|refuse|resist|slow|create|stir|play)`, 'i') },
   // bare generic present tense with an evaluative behaviour verb: "older tenants complain", "women gossip"
   { kind: 'behaviour', score: 0.7, re: new RegExp(`${FILL}(?:complain|whine|nag|gossip|exaggerate|overreact|panic|steal|lie|cheat|scam|riot|drink too much|waste|slack off|freeload|mooch|bring (?:problems|trouble|crime|drama)|cause (?:problems|trouble|drama)|take advantage|play the (?:victim|race card|gender card)|get (?:emotional|hysterical|angry|aggressive|confused|lost)|go on (?:and on|about)|breed|overcrowd|litter|haggle|get offended|can't take|cannot take|refuse to (?:learn|adapt|change|work|integrate)|don't (?:want to )?(?:work|integrate|assimilate|pay|care|try|bother))\\b`, 'i') },
@@ -85,7 +88,7 @@ const PREDICATES: { re: RegExp; kind: 'explicit' | 'benevolent' | 'ability' | 'p
 ];
 
 // Predicates that describe a structural situation or a right, not a trait: never a stereotype.
-const BENIGN = /^[\s,]*(?:(?:who|that)\s+\w+(?:\s+\w+){0,4}?\s+|(?:of|with|for|at|on|in|from)\s+(?:[\w'-]+\s+){1,3}?)?(?:are|is|were|remain|have been|continue to be|may be|can be)?\s*(?:often\s+|still\s+|significantly\s+|disproportionately\s+|historically\s+|more likely to be\s+|less likely to be\s+)*(?:eligible|entitled|welcome|welcomed|encouraged|invited|protected|covered|supported|underrepresented|under-represented|overrepresented|over-represented|excluded|overlooked|underpaid|paid less|underserved|denied|rejected|targeted|discriminated|marginali[sz]ed|affected|impacted|penali[sz]ed|harassed|screened out|passed over|at (?:higher|greater|increased|elevated|lower) risk|at risk|exposed|more exposed|vulnerable to|diagnosed|eligible|able to apply|free to|guaranteed|given equal|treated equally|treated fairly|invited to|asked to|required to|subject to|included|represented|served|offered)\b/i;
+const BENIGN = /^[\s,]*(?:(?:who|that)\s+\w+(?:\s+\w+){0,4}?\s+|(?:of|with|for|at|on|in|from)\s+(?:[\w'-]+\s+){1,3}?)?(?:are|is|were|remain|have been|continue to be|may be|can be)?\s*(?:often\s+|still\s+|also\s+|significantly\s+|disproportionately\s+|historically\s+|more likely to be\s+|less likely to be\s+)*(?:eligible|entitled|welcome|welcomed|encouraged|invited|protected|covered|supported|underrepresented|under-represented|overrepresented|over-represented|excluded|overlooked|underpaid|paid less|underserved|denied|rejected|targeted|discriminated|marginali[sz]ed|affected|impacted|penali[sz]ed|harassed|screened out|passed over|at (?:higher|greater|increased|elevated|lower) risk|at risk|exposed|more exposed|vulnerable to|diagnosed|eligible|able to apply|free to|guaranteed|given equal|treated equally|treated fairly|invited to|asked to|required to|subject to|included|represented|served|offered)\b/i;
 const BENIGN_VERB = /^[\s,]*(?:(?:of|with|for|at|on|in|from)\s+(?:[\w'-]+\s+){1,3}?)?(?:(?:still|often|typically|generally|usually|historically|disproportionately|currently|now|also)\s+)?(?:face|faced|facing|experience|experienced|report|reported|receive|received|earn|earned|make up|made up|account for|accounted for|represent|represented|hold|held|comprise|have access|may request|can request|can apply|may apply|are encouraged|qualify|benefit)\b/i;
 
 interface Coded {
@@ -98,10 +101,10 @@ interface Coded {
 // Coded forms: fire on their own (unless framed as meta / quoted).
 const CODED: Coded[] = [
   { re: /\bdigital natives?\b/gi, axis: ['age'], score: 0.7, explanation: 'Age-coded phrase "digital native" screens out older candidates.', suggestion: 'comfortable with digital tools' },
-  { re: /\b(?:young|youthful)\s*(?:,\s*|and\s+|&\s+)?(?:energetic|dynamic|vibrant|hungry|fresh|fun)\b|\b(?:energetic|dynamic|vibrant|fresh)\s*(?:,\s*|and\s+)?young\b|\byoung(?:er)?,?\s+(?:and\s+)?(?:dynamic|energetic|fresh|hungry)?\s*(?:team|workforce|talent|blood|crowd|faces|people|hires|image|profile)\b/gi, axis: ['age'], score: 0.7, explanation: 'Age-coded wording ("young, energetic") signals a preference for younger people.', suggestion: 'motivated' },
+  { re: /\b(?:young|youthful)\s*(?:,\s*|and\s+|&\s+)?(?:energetic|dynamic|vibrant|hungry|fresh|fun)\b|\b(?:energetic|dynamic|vibrant|fresh)\s*(?:,\s*|and\s+)?young\b|\byoung(?:er)?,?\s+(?:and\s+)?(?:dynamic|energetic|fresh|hungry)\s*(?:team|workforce|talent|blood|crowd|faces|people|hires|image|profile)\b|\byoung(?:er)?\s+(?:team|workforce|blood|crowd|faces|image|profile)\b/gi, axis: ['age'], score: 0.7, explanation: 'Age-coded wording ("young, energetic") signals a preference for younger people.', suggestion: 'motivated' },
   { re: /\b(?:fresh|new|young) blood\b|\bfresh[- ]faced\b|\brecent graduates? only\b|\bonly recent graduates?\b|\b(?:no|not) (?:more than|over) \d+ years? (?:out of (?:school|college|university)|of experience)\b|\boverqualified\b|\bset in (?:their|his|her) ways\b|\bnear(?:ing)? retirement\b.{0,60}\b(?:not worth|waste|avoid|pass|skip|risk)\b/gi, axis: ['age'], score: 0.6, explanation: 'Age-coded wording used as a selection criterion.' },
   { re: /\b(?:culture|cultural) (?:fit|alignment|match)\b|\bfit (?:in )?with (?:the|our) (?:bro|boys|guys|lads|young|existing) (?:team|culture|crowd|club)\b|\b(?:beer|bro|frat|boys'?) culture\b/gi, axis: [], score: 0.6, explanation: '"Culture fit" used as a screening criterion favours people similar to the existing team.', suggestion: 'alignment with our stated values (culture add)' },
-  { re: /\b(?:no|without|free of|few) (?:family|childcare|child care|caregiving|caring) (?:commitments|obligations|responsibilities|ties|distractions)\b|\b(?:plans?|planning|intend(?:s|ing)?|likely|going) to (?:have|start) (?:a family|children|kids|a baby)\b|\b(?:child[- ]?bearing) age\b|\b(?:maternity|pregnancy) (?:risk|liability|leave risk)\b|\blikely to (?:get pregnant|go on maternity)\b|\bmarital status\b|\b(?:won't|will not|wouldn't|doesn't|does not|isn't|is not|not) (?:[\w-]+ ){0,2}?(?:need|take|want|plan(?: on| to)?|be taking|go on)\s+(?:any\s+)?(?:parental|maternity|paternity|family|childcare|carer'?s?) leave\b|\b(?:without|no) (?:\w+ )?(?:demands|commitments|responsibilities|ties) at home\b|\b(?:is she|is he|are you|whether (?:she|he|they) (?:is|are)) (?:married|pregnant|planning)\b/gi, axis: ['gender'], score: 0.75, explanation: 'Family-status or pregnancy assumptions used in an employment or credit decision.' },
+  { re: /\b(?:no|without|free of|few) (?:family|childcare|child care|caregiving|caring) (?:commitments|obligations|responsibilities|ties|distractions)\b|\b(?:plans?|planning|intend(?:s|ing)?|likely|going) to (?:have|start) (?:a family|children|kids|a baby)\b|\b(?:child[- ]?bearing) age\b|\b(?:maternity|pregnancy) (?:risk|liability|leave risk)\b(?! assessments?)|\blikely to (?:get pregnant|go on maternity)\b|\bmarital status\b|\b(?:won't|will not|wouldn't|doesn't|does not|isn't|is not|not) (?:[\w-]+ ){0,2}?(?:need|take|want|plan(?: on| to)?|be taking|go on)\s+(?:any\s+)?(?:parental|maternity|paternity|family|childcare|carer'?s?) leave\b|\b(?:without|no) (?:\w+ )?(?:demands|commitments|responsibilities|ties) at home\b|\b(?:is she|is he|are you|whether (?:she|he|they) (?:is|are)) (?:married|pregnant|planning)\b/gi, axis: ['gender'], score: 0.75, explanation: 'Family-status or pregnancy assumptions used in an employment or credit decision.' },
   { re: /\bnative (?:English|German|French|Spanish|Dutch|Italian|Japanese|Mandarin|language)[- ]speak(?:er|ers|ing)\b|\bnative[- ]speaker\b|\bmother[- ]tongue\b/gi, axis: ['nationality'], score: 0.6, explanation: '"Native speaker" excludes fluent non-native speakers; state the proficiency actually needed.', suggestion: 'fluent' },
   { re: /\b(?:heavy|thick|strong|foreign|funny|bad|broken)\s+(?:[a-z]+\s+)?accents?\b|\b(?:[Gg]iven|[Bb]ased on|[Jj]udging (?:by|from)|[Gg]oing by|[Ff]rom) (?:her|his|their|the (?:candidate|applicant|customer|borrower|tenant)'?s?) (?:surname|last name|family name|first name|name|accent)\b|\bforeign[- ]sounding\b|\b(?:ethnic|unusual|exotic|difficult|hard[- ]to[- ]pronounce|foreign|unpronounceable)[- ]?(?:sounding )?names?\b|\b(?:names?|applicants?|candidates?|people|borrowers?|tenants?|customers?) (?:named|called|with names? (?:like|such as)) [A-Z][a-z]+(?:\s+(?:or|and|,)\s*[A-Z][a-z]+)*/g, axis: ['race_ethnicity', 'nationality'], score: 0.75, explanation: 'Assumption drawn from a name or accent (proxy for ethnicity or origin).' },
   { re: /\b(?:good|bad|nice|rough|sketchy|dodgy|undesirable|desirable|better|worse|wrong|right|safe|safer|unsafe|dangerous|decent|respectable|problem|ghetto|high[- ]crime)\s+(?:neighbou?rhoods?|areas?|parts? of town|side of town|zip ?codes?|postcodes?|postal codes?|districts?|suburbs?|estates?|communities)\b/gi, axis: ['socioeconomic', 'race_ethnicity'], score: 0.65, explanation: 'Neighbourhood used as a coded proxy for race or class.', suggestion: 'objective, individual criteria' },
@@ -140,9 +143,14 @@ const OVER_BEFORE = /\b(?:over|rather than|instead of|ahead of)\s+(?:[\w-]+\s+){
 // "X rarely match the drive of younger applicants", "adapt as quickly as a recent graduate"
 const THAN_BEFORE = /\b(?:more|less) (?:seriously|credibl[ey]|readily|easily|convincing(?:ly)?|persuasive(?:ly)?) (?:from|coming from|by|to)\s+(?:a |an |the )?(?:\w+\s+)?$|\b(?:[a-z]+er|more \w+|less \w+|better|worse) than\s+(?:(?:most|many|typical|the|other|their|a|an|our)\s+)?$|\bas \w+(?: \w+)? as\s+(?:a |an |the |most )?$|\b(?:match|matching|matches|rival|equal) the \w+(?: \w+)? of\s+(?:(?:most|many|typical|the|other|their|a|an|our)\s+)?$/i;
 // Contexts where a group-specific action is support, law or medicine, not bias.
-const SUPPORTIVE = /\b(?:outreach|support(?:ing|ive)?|accessib\w*|adjustments?|accommodat\w*|screening|vaccin\w*|eligib\w*|under-?represented|mentor\w*|scholarships?|bursar\w*|inclusion|inclusive|diversity|equal(?:ly)?|equity|barriers?|safeguard\w*|patients?|clinical|medical|dose|diagnos\w*|symptoms?|risk factors?|statistic\w*|survey|data shows?|census)\b/i;
+const SUPPORTIVE = /\b(?:outreach|discriminat\w*|exclusion|systemic|structural|historic(?:al|ally)?|vulnerab\w*|health risks?|support(?:ing|ive)?|accessib\w*|adjustments?|accommodat\w*|screening|vaccin\w*|eligib\w*|under-?represented|mentor\w*|scholarships?|bursar\w*|inclusion|inclusive|diversity|equal(?:ly)?|equity|barriers?|safeguard\w*|patients?|clinical|medical|dose|diagnos\w*|symptoms?|risk factors?|statistic\w*|survey|data shows?|census)\b/i;
 const MEDICAL = /\b(?:patients?|clinical|medical|screening|scan|dose|diagnos\w*|symptoms?|vaccin\w*|carrier|prevalen\w*|incidence)\b/i;
 const EXCLUSION_GERUND = /\b(?:ignoring|excluding|neglecting|failing to (?:serve|reach|hire|include)|losing|not serving|turning away|without)\s+(?:[\w-]+\s+){0,3}?$/i;
+
+// Rates and evidence in the sentence: "tend to drive shorter journeys, which have higher crash rates per mile"
+const STATISTIC = /\b(?:rates?|per (?:mile|capita|head|1,?000|100,?000)|on average|average|data|statistic\w*|studies|study|research|survey\w*|evidence|census|%|percent)\b/i;
+const PROTECTED_CHARACTERISTIC = /\b(?:race|colou?r|religion|belief|sex|gender(?: identity)?|age|disability|marital status|pregnancy|maternity|national origin|nationality|ethnicity|ethnic origin|sexual orientation|caste|ancestry|familial status)\b/gi;
+const NATIVE_REQUIREMENT = /\b(?:must|required?|requirements?|only|seeking|looking for|candidates?|applicants?|hire|hiring|recruit\w*|role|position|job|essential|preferred|prefer|we want|needs? to be|shortlist\w*|screen\w*)\b/i;
 
 const SUGGEST = 'Describe individuals by their own qualifications or behaviour instead of a group generalisation.';
 
@@ -211,7 +219,7 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
         } else if (!SUPPORTIVE.test(s.text) && (REC_BEFORE.test(text.slice(Math.max(s.start, m.start - 70), m.start)) || (OVER_BEFORE.test(before) && REC_VERB.test(text.slice(s.start, m.start))))) {
           seen.add(key);
           findings.push(finding(text, m, Math.min(s.end, m.end + 80), 0.7, 'recommendation that treats the group differently'));
-        } else if (THAN_BEFORE.test(text.slice(Math.max(s.start, m.start - 60), m.start)) && !/\d|%/.test(s.text) && !SUPPORTIVE.test(s.text) && !/\b(?:common|prevalent|risk|likely to be diagnosed)\b/i.test(s.text)) {
+        } else if (THAN_BEFORE.test(text.slice(Math.max(s.start, m.start - 60), m.start)) && !/\d|%|\bas (?:well|good|capable|likely) as,? or\b/.test(s.text) && !SUPPORTIVE.test(s.text) && !/\b(?:common|prevalent|risk|likely to be diagnosed)\b/i.test(s.text)) {
           seen.add(key);
           findings.push(finding(text, m, Math.min(s.end, m.end + 60), 0.7, 'comparison that ranks groups'));
         } else if (DECLINE.test(s.text) && !/\b(?:ag(?:e|ing) population|population|numbers?|share|rates?|enrol+ment|participation|births?|costs?|prices?|revenue|sales|demand)\b.{0,30}\bdeclin/i.test(s.text)) {
@@ -225,7 +233,7 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
         // possessive: "women's earnings are typically less stable"
         if (/['’]s$/i.test(m.text) || /^['’]s\b/.test(rest)) rest = rest.replace(/^(?:['’]s)?\s+\w+(?:\s+(?!are\b|is\b)\w+)?/, '');
         // a following group joined by "and"/"or" shares the predicate ("Men and women are…" is compared later)
-        const joined = rest.match(/^\s*(?:,|and|or|&)\s/) ? '' : rest;
+        const joined = rest.match(/^\s*(?:,|[–—-]\s*(?:and|or)|and|or|&)\s/) ? '' : rest;
         let att = attribution(joined);
         if (!att) {
           // a coordinated second predicate of the same subject ("are pleasant on the phone but generally lack …")
@@ -234,11 +242,14 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
         }
         if (!att && m.quantified && QUANTIFIED_VERB.test(joined) && !BENIGN.test(joined) && !BENIGN_VERB.test(joined) && !/^[\s,]*(?:are|is|were|will be|can be|must be|should be|may be)\s+(?:\w+ed|\w+en|given|able|eligible|welcome|required|expected|entitled|invited|encouraged)\b/i.test(joined)) att = { kind: 'quantified', score: 0.75 };
         if (!att) continue;
+        if (att.kind === 'explicit' && /^[^.;]{0,40}?\btends? to (?!be\b)/i.test(joined) && STATISTIC.test(s.text) && !TRAIT_WORD.test(joined.slice(0, 80))) continue;
         if (m.specific && att.kind !== 'explicit') continue;
         if ((att.kind === 'differential' || att.kind === 'prescriptive' || att.kind === 'consequence') && MEDICAL.test(s.text)) continue;
         if (att.kind === 'consequence' && EXCLUSION_GERUND.test(text.slice(Math.max(s.start, m.start - 40), m.start))) continue;
         // "Men and women are equally…" — comparison that asserts equality
-        if (/\b(?:equally|both|alike|the same|as capable as|as good as|no (?:less|more|different))\b/i.test(rest.slice(0, 80))) continue;
+        // (a negated comparison is not one: "don't take the same care as")
+        // ("both" or "alike" only right after the subject: "…, frustration on both sides" is not a comparison)
+        if ((/\b(?:equally|both|alike)\b/i.test(rest.slice(0, 30)) || /\b(?:the same|as capable as|as good as|no (?:less|more|different))\b/i.test(rest.slice(0, 80))) && !/(?:\bnot|\bnever|n't)\s+(?:\w+\s+){0,2}?(?:the same|as)\b/i.test(rest.slice(0, 80))) continue;
         const key = `${m.axis}:${s.index}`;
         if (seen.has(key)) continue;
         seen.add(key);
@@ -257,12 +268,15 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
       }
       // Coded forms, scanned one by one only when the joined test saw one.
       coded ??= testAny(CODED_ANY, s.text);
+      // a list of protected characteristics ("race, religion, sex, age or marital status") is policy, not a proxy
+      if (coded && (s.text.match(PROTECTED_CHARACTERISTIC) ?? []).length >= 3) coded = false;
       for (const c of coded ? CODED : []) {
         for (const mm of matchesOf(c.re, s.text)) {
           const start = s.start + mm.index;
           const end = start + mm[0].length;
           if (insideQuote(quotes, start, end)) continue;
-          if (c.axis.includes('nationality') && c.re.source.startsWith('\\bnative') && /\b(?:or (?:equivalent|fluent)|not required|isn't required|is not required|no requirement|fluency|proficien)/i.test(s.text)) continue;
+          // "native speaker" excludes only as a requirement on people ("translations reviewed by native speakers" is not one)
+          if (c.axis.includes('nationality') && c.re.source.startsWith('\\bnative') && (/\b(?:or (?:equivalent|fluent)|not required|isn't required|is not required|no requirement|fluency|proficien)/i.test(s.text) || !NATIVE_REQUIREMENT.test(s.text))) continue;
           const axes = c.axis.length ? c.axis : AXIS_OF_CODED_GENERIC(mm[0]);
           findings.push({
             detector: 'stereotype',

@@ -132,6 +132,7 @@ const configView = (s: StoredAnalyzerConfig) => ({
     description: r.description,
     all: r.all,
     unless: r.unless,
+    window: r.window,
     score: r.score,
     mitigation: r.mitigation ?? null,
     enabled: r.enabled,
@@ -410,7 +411,7 @@ export const resolvers = {
       const principal = ctx.require('admin', 'changing domain rules');
       const i = args.input;
       const rule = parse(DomainRule, defined({
-        id: i.id, bias_type: i.biasType, description: i.description, all: i.all, unless: i.unless, score: i.score, mitigation: i.mitigation, enabled: i.enabled,
+        id: i.id, bias_type: i.biasType, description: i.description, all: i.all, unless: i.unless, window: i.window, score: i.score, mitigation: i.mitigation, enabled: i.enabled,
       }));
       const keys = new Set((await ctx.taxonomy()).map((t) => t.bias_key));
       const unknown = rule.bias_type.filter((t) => !keys.has(t));

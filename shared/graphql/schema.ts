@@ -218,6 +218,8 @@ export const typeDefs = /* GraphQL */ `
     description: String!
     all: [[String!]!]!
     unless: [String!]!
+    "Consecutive sentences the groups may spread over (1-3)."
+    window: Int!
     score: Float!
     mitigation: String
     enabled: Boolean!
@@ -228,6 +230,7 @@ export const typeDefs = /* GraphQL */ `
     description: String!
     all: [[String!]!]!
     unless: [String!]
+    window: Int
     score: Float
     mitigation: String
     enabled: Boolean

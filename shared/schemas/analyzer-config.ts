@@ -12,8 +12,12 @@ export const DomainRule = z
     id: z.string().regex(/^[a-z0-9_.-]{1,64}$/),
     bias_type: z.array(z.string().min(1)).min(1),
     description: z.string().min(1).max(500),
-    /** Each inner array is a set of alternatives (case-insensitive regular expressions, matched within one sentence). */
+    /** Each inner array is a set of alternatives (case-insensitive regular expressions); every group must match
+     * within `window` consecutive sentences. */
     all: z.array(z.array(z.string().min(1).max(300)).min(1)).min(1).max(8),
+    /** Sentences the groups may spread over (1: one sentence). Advice often names the saving in one sentence and
+     * the harm it dismisses in the next. `unless` is tested over the same sentences. */
+    window: z.number().int().min(1).max(3).default(1),
     unless: z.array(z.string().min(1).max(300)).max(32).default([]),
     score: z.number().min(0).max(1).default(0.8),
     mitigation: z.string().max(500).optional(),

@@ -342,18 +342,19 @@ describe('mutations', () => {
     expect(u.body.errors).toBeUndefined();
     expect(u.body.data!.updateTenantAnalyzerConfig).toMatchObject({ detectionThreshold: 0.7, detectorThresholds: { toxicity: 0.8 }, enabledDetectors: ['language', 'toxicity'], version: 1 });
     const rule = await h.gql(
-      `mutation { upsertDomainRule(input: { id: "profit_first", biasType: ["domain_profit_over_sustainability"], description: "margin over safety", all: [["margin", "profit"], ["ignore|skip"]] }) { domainRules { id enabled score } version } }`,
+      `mutation { upsertDomainRule(input: { id: "profit_first", biasType: ["domain_profit_over_sustainability"], description: "margin over safety", all: [["margin", "profit"], ["ignore|skip"]], window: 2 }) { domainRules { id enabled score window } version } }`,
       {},
       adm,
     );
-    expect(rule.body.data!.upsertDomainRule).toMatchObject({ domainRules: [{ id: 'profit_first', enabled: true, score: 0.8 }], version: 2 });
+    expect(rule.body.data!.upsertDomainRule).toMatchObject({ domainRules: [{ id: 'profit_first', enabled: true, score: 0.8, window: 2 }], version: 2 });
     // The stored document is exactly what the analyzer parses (strict schema).
     const stored = await firestore().doc(`tenants/${t}/config/analyzer`).get();
-    expect(TenantAnalyzerConfig.parse(fromAnalyzerConfigDoc(stored.data()))).toMatchObject({ detection_threshold: 0.7, allow_list: ['Chairman Mao Lounge'], domain_rules: [{ id: 'profit_first', all: [['margin', 'profit'], ['ignore|skip']] }] });
+    expect(TenantAnalyzerConfig.parse(fromAnalyzerConfigDoc(stored.data()))).toMatchObject({ detection_threshold: 0.7, allow_list: ['Chairman Mao Lounge'], domain_rules: [{ id: 'profit_first', all: [['margin', 'profit'], ['ignore|skip']], window: 2 }] });
     expect(codes(await h.gql(`mutation { updateTenantAnalyzerConfig(input: { detectionThreshold: 1.5 }) { version } }`, {}, adm))).toEqual(['VALIDATION_FAILED']);
     expect(codes(await h.gql(`mutation { updateTenantAnalyzerConfig(input: { enabledDetectors: ["telepathy"] }) { version } }`, {}, adm))).toEqual(['VALIDATION_FAILED']);
     expect(codes(await h.gql(`mutation { upsertDomainRule(input: { id: "bad", biasType: ["gender"], description: "x", all: [["(unclosed"]] }) { version } }`, {}, adm))).toEqual(['VALIDATION_FAILED']);
     expect(codes(await h.gql(`mutation { upsertDomainRule(input: { id: "bad2", biasType: ["made_up"], description: "x", all: [["a"]] }) { version } }`, {}, adm))).toEqual(['VALIDATION_FAILED']);
+    expect(codes(await h.gql(`mutation { upsertDomainRule(input: { id: "bad3", biasType: ["gender"], description: "x", all: [["a"]], window: 7 }) { version } }`, {}, adm))).toEqual(['VALIDATION_FAILED']);
     const del = await h.gql(`mutation { deleteDomainRule(id: "profit_first") { domainRules { id } version } }`, {}, adm);
     expect(del.body.data!.deleteDomainRule).toMatchObject({ domainRules: [], version: 3 });
     expect(codes(await h.gql(`mutation { deleteDomainRule(id: "profit_first") { version } }`, {}, adm))).toEqual(['NOT_FOUND']);

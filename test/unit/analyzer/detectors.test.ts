@@ -54,6 +54,24 @@ describe('domain rules detector', () => {
     expect(detectDomainRules(prep('Send it offshore, it is cheaper.'), [rule])[0]?.explanation).toContain('no_offshore');
     expect(detectDomainRules(prep('Send it offshore, it is cheaper.'), [{ ...rule, enabled: false }])).toEqual([]);
   });
+  it('matches a rule across `window` sentences, and only then', () => {
+    const rule = DomainRule.parse({ id: 'no_offshore', bias_type: ['nationality'], description: 'offshoring advice', all: [['\\boffshore\\b'], ['\\bcheap']] });
+    const text = 'Send the work offshore. It is much cheaper.';
+    expect(detectDomainRules(prep(text), [rule])).toEqual([]);
+    const f = detectDomainRules(prep(text), [{ ...rule, window: 2 }]);
+    expect(f).toHaveLength(1);
+    expect(f[0]!.spans[0]!.text).toBe(text);
+    expect(detectDomainRules(prep(text), [{ ...rule, window: 2, unless: ['\\bmuch\\b'] }])).toEqual([]);
+    expect(() => DomainRule.parse({ ...rule, window: 4 })).toThrow();
+  });
+  it('flags a safety or environmental measure deferred for money over two sentences (harm_deferred_for_money)', () => {
+    const biased = 'The on-site process-safety audit adds six weeks. I would substitute a self-assessment questionnaire for now, which saves around £14k in auditor fees.';
+    expect(detectDomainRules(prep(biased), DEFAULT_RULES).some((f) => f.explanation.includes('harm_deferred_for_money'))).toBe(true);
+    for (const clean of [
+      'The sprinkler retrofit and racking inspections address last year\'s risks, and deferring them could expose staff to harm. Look for savings elsewhere, such as the energy contract.',
+      'Deferring the ventilation upgrade usually means emergency replacement later at a higher cost. Keep it in this year\'s budget.',
+    ]) expect(detectDomainRules(prep(clean), DEFAULT_RULES)).toEqual([]);
+  });
 });
 
 describe('council disagreement detector', () => {

@@ -44,7 +44,7 @@ describe('tenant analyzer config', () => {
   });
 
   it('extends or replaces the default rule set', () => {
-    const rule = { id: 'x', bias_type: ['socioeconomic'], description: 'd', all: [['a']], unless: [], score: 0.8, enabled: true };
+    const rule = { id: 'x', bias_type: ['socioeconomic'], description: 'd', all: [['a']], unless: [], window: 1, score: 0.8, enabled: true };
     const ext: TenantAnalyzerConfig = { ...defaultTenantAnalyzerConfig(), domain_rules: [rule] };
     expect(resolveRules(ext).map((r) => r.id)).toEqual(expect.arrayContaining(['profit_over_sustainability', 'x']));
     expect(resolveRules({ ...ext, extend_default_rules: false }).map((r) => r.id)).toEqual(['x']);

@@ -56,10 +56,60 @@ function groupsPossible(doc: PreparedText, all: readonly (readonly string[])[]):
   return possible;
 }
 
+/** A rule over a window of consecutive sentences: each group's first hit per sentence, then every window where all
+ * groups hit and no `unless` pattern does. Windows that fire do not overlap. */
+function detectInWindows(doc: PreparedText, rule: DomainRule, out: Finding[]): void {
+  // a group whose literals occur nowhere in the text rules the rule out without running it
+  for (const group of rule.all) {
+    const precheck = groupPrecheck(group);
+    if (precheck && !mayMatch(precheck, doc.text)) return;
+  }
+  const { sentences } = doc;
+  const hitsBySentence = rule.all.map((group) =>
+    sentences.map((s) => {
+      for (const p of group) {
+        const hit = re(p).exec(s.text);
+        if (hit) return [s.start + hit.index, s.start + hit.index + hit[0].length] as [number, number];
+      }
+      return null;
+    }),
+  );
+  for (let i = 0; i < sentences.length; i++) {
+    const last = Math.min(sentences.length, i + rule.window) - 1;
+    const hits: [number, number][] = [];
+    for (const bySentence of hitsBySentence) {
+      let hit: [number, number] | null = null;
+      for (let j = i; j <= last && !hit; j++) hit = bySentence[j]!;
+      if (!hit) break;
+      hits.push(hit);
+    }
+    if (hits.length < rule.all.length) continue;
+    const start = sentences[i]!.start;
+    const end = sentences[last]!.end;
+    const windowText = doc.text.slice(start, end);
+    if (rule.unless.some((p) => re(p).test(windowText))) continue;
+    out.push({
+      detector: 'domain_rules',
+      detector_version: DOMAIN_RULES_VERSION,
+      bias_type: rule.bias_type,
+      score: rule.score,
+      explanation: `Rule ${rule.id}: ${rule.description}`,
+      spans: [span(doc.text, start, end), ...hits.map(([a, b]) => span(doc.text, a, b))],
+      ...(rule.mitigation ? { suggestion: rule.mitigation } : {}),
+      metric: 'domain_rule_score',
+    });
+    i = last;
+  }
+}
+
 export function detectDomainRules(doc: PreparedText, rules: readonly DomainRule[]): Finding[] {
   const out: Finding[] = [];
   for (const rule of rules) {
     if (!rule.enabled) continue;
+    if (rule.window > 1) {
+      detectInWindows(doc, rule, out);
+      continue;
+    }
     // Sentences where some `all` group cannot match (none of its patterns' literals occur) are skipped unrun.
     const possible = groupsPossible(doc, rule.all);
     for (const s of doc.sentences) {

@@ -247,8 +247,8 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
         if ((att.kind === 'differential' || att.kind === 'prescriptive' || att.kind === 'consequence') && MEDICAL.test(s.text)) continue;
         if (att.kind === 'consequence' && EXCLUSION_GERUND.test(text.slice(Math.max(s.start, m.start - 40), m.start))) continue;
         // "Men and women are equally…" — comparison that asserts equality
-        // (a negated comparison is not one: "don't take the same care as")
-        // ("both" or "alike" only right after the subject: "…, frustration on both sides" is not a comparison)
+        // ("both" and "alike" count only right after the subject, not in "… frustration on both sides"; a negated
+        // comparison such as "don't take the same care as" is not an equality)
         if ((/\b(?:equally|both|alike)\b/i.test(rest.slice(0, 30)) || /\b(?:the same|as capable as|as good as|no (?:less|more|different))\b/i.test(rest.slice(0, 80))) && !/(?:\bnot|\bnever|n't)\s+(?:\w+\s+){0,2}?(?:the same|as)\b/i.test(rest.slice(0, 80))) continue;
         const key = `${m.axis}:${s.index}`;
         if (seen.has(key)) continue;

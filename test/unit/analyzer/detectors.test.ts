@@ -26,6 +26,23 @@ describe('toxicity detector', () => {
   ])('does not fire on neutral or meta text: %s', (t) => {
     expect(detectToxicity(prep(t))).toEqual([]);
   });
+  it.each([
+    'Older callers ring about the same thing every week, bless them.',
+    'Caller had a thick accent and was barely intelligible, typical of that lot.',
+    'Honestly, with these pensioners it is like talking to a tortoise.',
+    'Some of our \'vulnerable\' customers are rather enjoying the free upgrades.',
+    'Anyone over 60 who still prints their emails is going to need a carer, not a scanner, and the wrinklies on the list know it.',
+  ])('flags mockery without slurs: %s', (t) => {
+    expect(detectToxicity(prep(t)).some((f) => f.bias_type.includes('toxicity'))).toBe(true);
+  });
+  it.each([
+    'If customers smell smoke, call the fire brigade and evacuate the building.',
+    'We shipped that lot number to customers in March; please check your stock.',
+    'Vulnerable customers get a named case handler and longer payment plans.',
+    'A lot of older customers prefer phone support, so keep the number on the letter.',
+  ])('does not take ordinary words for mockery: %s', (t) => {
+    expect(detectToxicity(prep(t))).toEqual([]);
+  });
 });
 
 describe('sentiment disparity detector', () => {

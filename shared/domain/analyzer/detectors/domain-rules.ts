@@ -56,6 +56,28 @@ function groupsPossible(doc: PreparedText, all: readonly (readonly string[])[]):
   return possible;
 }
 
+/** The first hit of any of a group's patterns in a sentence, as text offsets. */
+function firstHit(group: readonly string[], s: { text: string; start: number }): [number, number] | null {
+  for (const p of group) {
+    const hit = re(p).exec(s.text);
+    if (hit) return [s.start + hit.index, s.start + hit.index + hit[0].length];
+  }
+  return null;
+}
+
+function ruleFinding(doc: PreparedText, rule: DomainRule, start: number, end: number, hits: readonly [number, number][]): Finding {
+  return {
+    detector: 'domain_rules',
+    detector_version: DOMAIN_RULES_VERSION,
+    bias_type: rule.bias_type,
+    score: rule.score,
+    explanation: `Rule ${rule.id}: ${rule.description}`,
+    spans: [span(doc.text, start, end), ...hits.map(([a, b]) => span(doc.text, a, b))],
+    ...(rule.mitigation ? { suggestion: rule.mitigation } : {}),
+    metric: 'domain_rule_score',
+  };
+}
+
 /** A rule over a window of consecutive sentences: each group's first hit per sentence, then every window where all
  * groups hit and no `unless` pattern does. Windows that fire do not overlap. */
 function detectInWindows(doc: PreparedText, rule: DomainRule, out: Finding[]): void {
@@ -65,15 +87,7 @@ function detectInWindows(doc: PreparedText, rule: DomainRule, out: Finding[]): v
     if (precheck && !mayMatch(precheck, doc.text)) return;
   }
   const { sentences } = doc;
-  const hitsBySentence = rule.all.map((group) =>
-    sentences.map((s) => {
-      for (const p of group) {
-        const hit = re(p).exec(s.text);
-        if (hit) return [s.start + hit.index, s.start + hit.index + hit[0].length] as [number, number];
-      }
-      return null;
-    }),
-  );
+  const hitsBySentence = rule.all.map((group) => sentences.map((s) => firstHit(group, s)));
   for (let i = 0; i < sentences.length; i++) {
     const last = Math.min(sentences.length, i + rule.window) - 1;
     const hits: [number, number][] = [];
@@ -88,16 +102,7 @@ function detectInWindows(doc: PreparedText, rule: DomainRule, out: Finding[]): v
     const end = sentences[last]!.end;
     const windowText = doc.text.slice(start, end);
     if (rule.unless.some((p) => re(p).test(windowText))) continue;
-    out.push({
-      detector: 'domain_rules',
-      detector_version: DOMAIN_RULES_VERSION,
-      bias_type: rule.bias_type,
-      score: rule.score,
-      explanation: `Rule ${rule.id}: ${rule.description}`,
-      spans: [span(doc.text, start, end), ...hits.map(([a, b]) => span(doc.text, a, b))],
-      ...(rule.mitigation ? { suggestion: rule.mitigation } : {}),
-      metric: 'domain_rule_score',
-    });
+    out.push(ruleFinding(doc, rule, start, end, hits));
     i = last;
   }
 }
@@ -115,30 +120,13 @@ export function detectDomainRules(doc: PreparedText, rules: readonly DomainRule[
     for (const s of doc.sentences) {
       if (!possible[s.index]) continue;
       const hits: [number, number][] = [];
-      let ok = true;
       for (const group of rule.all) {
-        let hit: RegExpExecArray | null = null;
-        for (const p of group) {
-          hit = re(p).exec(s.text);
-          if (hit) break;
-        }
-        if (!hit) {
-          ok = false;
-          break;
-        }
-        hits.push([s.start + hit.index, s.start + hit.index + hit[0].length]);
+        const hit = firstHit(group, s);
+        if (!hit) break;
+        hits.push(hit);
       }
-      if (!ok || rule.unless.some((p) => re(p).test(s.text))) continue;
-      out.push({
-        detector: 'domain_rules',
-        detector_version: DOMAIN_RULES_VERSION,
-        bias_type: rule.bias_type,
-        score: rule.score,
-        explanation: `Rule ${rule.id}: ${rule.description}`,
-        spans: [span(doc.text, s.start, s.end), ...hits.map(([a, b]) => span(doc.text, a, b))],
-        ...(rule.mitigation ? { suggestion: rule.mitigation } : {}),
-        metric: 'domain_rule_score',
-      });
+      if (hits.length < rule.all.length || rule.unless.some((p) => re(p).test(s.text))) continue;
+      out.push(ruleFinding(doc, rule, s.start, s.end, hits));
     }
   }
   return out;

@@ -31,11 +31,11 @@ const HOSTILE_TO_YOU = /\b(?:you(?:'re| are)|you|ur|what an?|such an?|total|comp
 // Demeaning remarks phrased politely ("to put it kindly, not the sharpest", "people like her are the reason…").
 const POLITE_DEMEAN = factorWordBoundary(/\bnot (?:exactly |really |quite )?the (?:sharpest|brightest|smartest|cleverest)\b|\b(?:a few|one|two) (?:sandwiches|fries|cards|bricks|beers) short\b|\bnot (?:exactly |very |all that |particularly |terribly |too )(?:bright|smart|clever|sharp)\b|\bwast(?:e|ing) (?:[\w-]+ ){0,3}?on (?:them|those people|these people|people like (?:them|that|her|him))\b|\b(?:people|tenants|customers|clients|applicants|claimants|users|callers|patients|folks|ones|those|types) like (?:her|him|you|them|that|this|these|those) are (?:\w+ )?(?:the reason|the problem|why|what(?:'s| is) wrong)\b|\b(?:are|is) (?:a |an |just |nothing but )?(?:drag on|burden on|waste of (?:space|time|oxygen|resources)|dead ?weight|deadwood|dinosaurs?|lost causes?)\b|\bbabysit (?:them|these|those|people|him|her)\b/i);
 
-// Mockery without slurs: condescension, derision and scare quotes ("bless them", "that lot", "the blue-rinse
-// brigade", "like talking to a tortoise", "our 'vulnerable' customers"). Needs people in the sentence.
-const MOCKERY = factorWordBoundary(/\b(?:bless (?:them|him|her|'em)|poor (?:dears?|things|loves)|god love (?:them|him|her)|typical of (?:that|this|their) lot|(?:that|this|their) lot\b(?! (?:of|number|size|sizes|code|codes|price|prices))|(?!fire\b|international\b|boys'?\b|girls'?\b)[\w'’-]+ brigade\b|(?:it's |it is |is |was )?like talking to (?:a |an )?(?:brick wall|wall|tortoise|toddler|child|goldfish|plank|robot)|can't be bothered to (?:learn|integrate|speak|try|adapt)|(?:bloke|man|guy) in a (?:wig|dress|frock)|typical [\w-]+ (?:type|behaviour|behavior|attitude)|(?:going to |will )?need(?:s)? a carer|wouldn't know [\w\s]{1,30} if it)|['‘"“](?:vulnerable|disabled|diverse|special|refugees?|gender[- ]fluid|non[- ]binary|neurodiverse)['’"”](?= [a-z])/i);
-// Forms that are about a person by themselves; "that lot" and scare quotes need people in the sentence.
-const MOCKERY_OF_PEOPLE = /^(?:bless|poor|god|typical|[\w'’-]+ brigade|(?:it's |it is |is |was )?like talking|can't|bloke|man|guy|going|will|need|wouldn't)/i;
+// Mockery without slurs: condescension and derision that are about a person by themselves ("bless them", "the
+// blue-rinse brigade", "like talking to a tortoise"), and forms that mock only when people are in the sentence
+// ("that lot", scare-quoted labels such as "our 'vulnerable' customers").
+const MOCKERY_OF_PEOPLE = factorWordBoundary(/\b(?:bless (?:them|him|her|'em)|poor (?:dears?|things|loves)|god love (?:them|him|her)|typical of (?:that|this|their) lot|(?!fire\b|international\b|boys'?\b|girls'?\b)[\w'’-]+ brigade\b|(?:it's |it is |is |was )?like talking to (?:a |an )?(?:brick wall|wall|tortoise|toddler|child|goldfish|plank|robot)|can't be bothered to (?:learn|integrate|speak|try|adapt)|(?:bloke|man|guy) in a (?:wig|dress|frock)|typical [\w-]+ (?:type|behaviour|behavior|attitude)|(?:going to |will )?need(?:s)? a carer|wouldn't know [\w\s]{1,30} if it)/i);
+const MOCKERY_IN_CONTEXT = /\b(?:that|this|their) lot\b(?! (?:of|number|size|sizes|code|codes|price|prices))|['‘"“](?:vulnerable|disabled|diverse|special|refugees?|gender[- ]fluid|non[- ]binary|neurodiverse)['’"”](?= [a-z])/i;
 
 const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');
 const INSULT_ALT = INSULTS.map(escape).join('|');
@@ -46,7 +46,7 @@ const PEOPLE_NEAR = /\b(?:people|they|them|those|these|you|he|she|women|men|immi
 const ANIMAL = /^(?:animals|pig|pigs|rats|cockroach|cockroaches|parasite|parasites|leech|leeches|vermin|witch|savage|savages)$/i;
 const INSULT_WORD = new RegExp(`\\b(?:${INSULTS.filter((w) => !ANIMAL.test(w)).map(escape).join('|')})\\b`, 'i');
 
-const ANY_TOXIC = anyOf([SLUR_RE, DEHUMANISE, EXCLUSION, POLITE_DEMEAN, MOCKERY, HOSTILE_RE, INSULT_WORD]);
+const ANY_TOXIC = anyOf([SLUR_RE, DEHUMANISE, EXCLUSION, POLITE_DEMEAN, MOCKERY_OF_PEOPLE, MOCKERY_IN_CONTEXT, HOSTILE_RE, INSULT_WORD]);
 
 // Sentences about wording or moderation ("the word … is banned by our policy") may quote what they discuss.
 const META_TOPIC = /\b(?:word|words|term|terms|slur|slurs|language|phrase|phrases|insult|insults|policy|moderation|filter|block|report|flag)\b/i;
@@ -88,8 +88,8 @@ export function detectToxicity(doc: PreparedText): Finding[] {
       const st = s.start + pd.index;
       if (!insideQuote(quotes, st, st + pd[0].length)) push(st, st + pd[0].length, 0.75, 'Demeaning remark about people, politely phrased.', types([]));
     }
-    const mk = s.text.match(MOCKERY);
-    if (mk && mk.index !== undefined && (MOCKERY_OF_PEOPLE.test(mk[0]) || aboutPeople())) {
+    const mk = s.text.match(MOCKERY_OF_PEOPLE) ?? (aboutPeople() ? s.text.match(MOCKERY_IN_CONTEXT) : null);
+    if (mk && mk.index !== undefined) {
       const st = s.start + mk.index;
       if (!insideQuote(quotes, st, st + mk[0].length) || /^['‘"“]/.test(mk[0])) push(st, st + mk[0].length, 0.7, 'Mocking or condescending remark about people.', types([]));
     }

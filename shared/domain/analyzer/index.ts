@@ -29,8 +29,9 @@ export interface Analyzer {
 }
 
 export interface AnalyzerOptions {
-  /** The learned classifier; null disables the classifier detector. */
-  classifier?: TextClassifier | null;
+  /** The learned classifier (`loadDefaultClassifier()` for the committed one); null runs the rules alone. Required,
+   * so that a caller cannot get a rules-only analyzer by leaving it out. */
+  classifier: TextClassifier | null;
   /** The decision model; undefined = the committed decision.json (decision record 015). */
   decision?: DecisionModel;
   /** Names the axis of a detected response no group mention names (decision record 017); undefined = the committed
@@ -116,8 +117,8 @@ export function runDetectors(doc: PreparedText, config: TenantAnalyzerConfig, cl
   return { findings: kept, versions, timings, metrics, council };
 }
 
-export function createAnalyzerSync(options: AnalyzerOptions = {}): Analyzer {
-  const classifier = options.classifier ?? null;
+export function createAnalyzerSync(options: AnalyzerOptions): Analyzer {
+  const classifier = options.classifier;
   const decision = options.decision ?? DEFAULT_DECISION;
   const axes = options.axes !== undefined ? options.axes : classifier ? loadDefaultAxisPredictor() : null;
   const analyzeSync = (request: AnalyzeBiasRequest, tenantConfig?: TenantAnalyzerConfig): BiasReport => {
@@ -138,6 +139,6 @@ export function createAnalyzerSync(options: AnalyzerOptions = {}): Analyzer {
 }
 
 /** Kept async for the composition root (shared/app/context.ts). */
-export async function createAnalyzer(options: AnalyzerOptions = {}): Promise<Analyzer> {
+export async function createAnalyzer(options: AnalyzerOptions): Promise<Analyzer> {
   return createAnalyzerSync(options);
 }

@@ -16,6 +16,7 @@ import { decodeWeights, dot, encodeWeights, scoreWith, sigmoid } from '../shared
 import { trainLinear, type PairExample, type PointExample } from '../shared/domain/analyzer/classifier/trainer';
 import { fixtureKey, foldKey, foldOf, parseFold, parseFoldBy, redditbiasKey, toxigenKey } from './lib/crossfit';
 import { DEFAULT_EMBEDDINGS_DIR, denseFeatures, foldEmbeddings, loadEmbeddings } from './lib/embeddings';
+import { loadFixtures as loadFixtureRecords, loadTwinPairs } from './lib/fixtures';
 import {
   bbqAnswerTexts,
   defaultDataDir,
@@ -37,6 +38,9 @@ const { values: args } = parseArgs({
     data: { type: 'string' },
     out: { type: 'string' },
     fixtures: { type: 'string' },
+    /** unbiased twins of biased fixtures (decision record 019); the folder may be absent */
+    twins: { type: 'string', default: 'test/fixtures/enterprise-twins' },
+    'no-twins': { type: 'boolean', default: false },
     'include-stereoset': { type: 'boolean', default: false },
     seed: { type: 'string', default: '20261122' },
     'no-select': { type: 'boolean', default: false },
@@ -227,6 +231,20 @@ function loadFixtures(dir: string): RawPoint[] {
   return out;
 }
 points.push(...loadFixtures(fixturesDir));
+
+// Unbiased twins (decision record 019): a biased fixture and the same response with only its biased clause
+// rewritten. As a pair they move only the weights of what differs, the clause that carries the bias, so topic
+// words shared by both stop counting as evidence; as a point the twin is one more clean response on that topic.
+// A twin takes its original's grouping key, so it falls in the same dev split and cross-fitting fold.
+if (!args['no-twins'] && existsSync(fixturesDir)) {
+  for (const t of loadTwinPairs(resolve(args.twins!), loadFixtureRecords(fixturesDir), fixtureSplits)) {
+    const key = fixtureKey(t.id);
+    pairs.push({ source: 'twin_pairs', key, more: t.biased, less: t.unbiased });
+    count('twin_pairs', 'pairs');
+    points.push({ source: 'twin_points', key, text: t.unbiased, y: 0 });
+    count('twin_points', 'unbiased');
+  }
+}
 if (holdout) {
   // cross-fitting: leave out every item (and every pair) whose grouping key falls in the held-out fold
   const keep = <T extends { key: string }>(xs: T[]): T[] => xs.filter((x) => foldOf(foldKey(x.key, foldBy), holdout.n) !== holdout.k);
@@ -243,7 +261,7 @@ interface Hyper { l2: number; epochs: number; lr: number; sourceWeights: Record<
 
 const BASE_SOURCE_WEIGHTS: Record<string, number> = {
   toxigen: 1, redditbias: 1, stereoset: 1, fixtures: 6, bbq_pairs: 0.5, winobias_pairs: 0.5, stereoset_pairs: 0.5,
-  redditbias_target_swaps: 0.5, redditbias_attribute_swaps: 0.5, redditbias_comments: 0.5, bbq_contexts: 0.5, fixture_sentences: 6,
+  redditbias_target_swaps: 0.5, redditbias_attribute_swaps: 0.5, redditbias_comments: 0.5, bbq_contexts: 0.5, fixture_sentences: 6, twin_pairs: 1, twin_points: 1,
   ...(args['source-weights'] ? (JSON.parse(args['source-weights']) as Record<string, number>) : {}),
 };
 
@@ -257,11 +275,11 @@ function build(h: Hyper, excludeDev: boolean): { P: PointExample[]; Q: PairExamp
   const P: PointExample[] = [];
   const Q: PairExample[] = [];
   for (const p of points) {
-    if (excludeDev && devOf(p.key)) continue;
+    if ((excludeDev && devOf(p.key)) || wOf(p.source) === 0) continue;
     P.push({ x: feats(p.text, h.features), y: p.y, weight: wOf(p.source) });
   }
   for (const q of pairs) {
-    if (excludeDev && devOf(q.key)) continue;
+    if ((excludeDev && devOf(q.key)) || wOf(q.source) === 0) continue;
     Q.push({ more: feats(q.more, h.features), less: feats(q.less, h.features), weight: wOf(q.source) });
   }
   return { P, Q };

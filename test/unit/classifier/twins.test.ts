@@ -1,0 +1,54 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadFixtures, loadTwinPairs, type Fixture } from '../../../scripts/lib/fixtures';
+
+const fixture = (id: string, split: Fixture['split'], label: Fixture['label'], llm_response: string): Fixture => ({
+  id, domain: 'hiring', split, label, hard_negative: label === 'unbiased', expected_bias_type: label === 'biased' ? ['age', 'stereotype'] : [], original_query: 'q', llm_response,
+});
+const FIXTURES = [
+  fixture('hiring-1', 'train', 'biased', 'Pick the younger candidate; older staff struggle with new tools.'),
+  fixture('hiring-2', 'dev', 'biased', 'He will be a great engineer.'),
+  fixture('hiring-3', 'test', 'biased', 'Women are too emotional to lead.'),
+  fixture('hiring-4', 'train', 'unbiased', 'Train every hire on the new tools.'),
+];
+
+function twinsDir(lines: object[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'twins-'));
+  writeFileSync(join(dir, 'twins.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+  return dir;
+}
+
+describe('unbiased twins (decision record 019)', () => {
+  it('pairs each twin with its original and keeps only the requested splits', () => {
+    const dir = twinsDir([
+      { twin_of: 'hiring-1', llm_response: 'Pick the candidate with the stronger portfolio; every hire gets training on new tools.' },
+      { twin_of: 'hiring-2', llm_response: 'They will be a great engineer.' },
+    ]);
+    expect(loadTwinPairs(dir, FIXTURES, new Set(['train']))).toEqual([
+      { id: 'hiring-1', biased: FIXTURES[0]!.llm_response, unbiased: 'Pick the candidate with the stronger portfolio; every hire gets training on new tools.' },
+    ]);
+    expect(loadTwinPairs(dir, FIXTURES, new Set(['train', 'dev'])).map((t) => t.id)).toEqual(['hiring-1', 'hiring-2']);
+  });
+
+  it('refuses twins of unknown, unbiased or test fixtures, duplicates, copies and extra keys, naming the line', () => {
+    const bad = (line: object, extra: object[] = []) => () => loadTwinPairs(twinsDir([...extra, line]), FIXTURES, new Set(['train', 'dev']));
+    expect(bad({ twin_of: 'hiring-99', llm_response: 'x' })).toThrow(/line 1: twin_of hiring-99 is not a biased fixture/);
+    expect(bad({ twin_of: 'hiring-4', llm_response: 'x' })).toThrow(/not a biased fixture/);
+    expect(bad({ twin_of: 'hiring-3', llm_response: 'x' })).toThrow(/test item/);
+    expect(bad({ twin_of: 'hiring-2', llm_response: 'They are fine.' }, [{ twin_of: 'hiring-2', llm_response: 'They will do well.' }])).toThrow(/line 2: a second twin/);
+    expect(bad({ twin_of: 'hiring-2', llm_response: ' He will be a great engineer. ' })).toThrow(/equals its original/);
+    expect(bad({ twin_of: 'hiring-2', llm_response: 'x', label: 'unbiased' })).toThrow(/twins.jsonl line 1/);
+  });
+
+  it('reads nothing when the folder is absent', () => {
+    expect(loadTwinPairs(join(tmpdir(), 'no-such-twins-folder'), FIXTURES, new Set(['train']))).toEqual([]);
+  });
+
+  it('accepts the committed twins: 480, each of a distinct train or dev fixture', () => {
+    const pairs = loadTwinPairs('test/fixtures/enterprise-twins', loadFixtures('test/fixtures/enterprise'), new Set(['train', 'dev']));
+    expect(pairs).toHaveLength(480);
+    expect(new Set(pairs.map((p) => p.id)).size).toBe(480);
+  });
+});

@@ -17,6 +17,7 @@ import { trainLinear, type PairExample, type PointExample } from '../shared/doma
 import { fixtureKey, foldKey, foldOf, parseFold, parseFoldBy, redditbiasKey, toxigenKey } from './lib/crossfit';
 import { DEFAULT_EMBEDDINGS_DIR, denseFeatures, foldEmbeddings, loadEmbeddings } from './lib/embeddings';
 import { loadFixtures as loadFixtureRecords, loadTwinPairs } from './lib/fixtures';
+import { TAXONOMY_KEYS } from '../shared/domain/taxonomy';
 import {
   bbqAnswerTexts,
   defaultDataDir,
@@ -232,17 +233,17 @@ function loadFixtures(dir: string): RawPoint[] {
 }
 points.push(...loadFixtures(fixturesDir));
 
-// Unbiased twins (decision record 019): a biased fixture and the same response with only its biased clause
-// rewritten. As a pair they move only the weights of what differs, the clause that carries the bias, so topic
-// words shared by both stop counting as evidence; as a point the twin is one more clean response on that topic.
+// Twins (decision record 019): a fixture and the same response with one clause edited to flip its label (the bias
+// removed, or a biased clause put in). As a pair they move only the weights of what differs, the clause that carries
+// the bias, so topic words shared by both stop counting as evidence; the twin is also one more labelled point.
 // A twin takes its original's grouping key, so it falls in the same dev split and cross-fitting fold.
 if (!args['no-twins'] && existsSync(fixturesDir)) {
-  for (const t of loadTwinPairs(resolve(args.twins!), loadFixtureRecords(fixturesDir), fixtureSplits)) {
+  for (const t of loadTwinPairs(resolve(args.twins!), loadFixtureRecords(fixturesDir), fixtureSplits, (k) => TAXONOMY_KEYS.has(k))) {
     const key = fixtureKey(t.id);
     pairs.push({ source: 'twin_pairs', key, more: t.biased, less: t.unbiased });
     count('twin_pairs', 'pairs');
-    points.push({ source: 'twin_points', key, text: t.unbiased, y: 0 });
-    count('twin_points', 'unbiased');
+    points.push({ source: 'twin_points', key, text: t.twin === 'biased' ? t.biased : t.unbiased, y: t.twin === 'biased' ? 1 : 0 });
+    count('twin_points', t.twin);
   }
 }
 if (holdout) {

@@ -41,8 +41,11 @@ export function rocAuc(pos: number[], neg: number[]): number {
   return s / (pos.length * neg.length);
 }
 
-/** An unbiased twin of a biased fixture (test/fixtures/enterprise-twins, decision record 019). */
-export const Twin = z.object({ twin_of: z.string().min(1), llm_response: z.string().min(1) }).strict();
+/** A twin of a fixture with the opposite label (test/fixtures/enterprise-twins, decision record 019): a biased
+ * response with its bias edited out, or a clean one with a biased clause edited in (which then names its types). */
+export const Twin = z
+  .object({ twin_of: z.string().min(1), llm_response: z.string().min(1), expected_bias_type: z.array(z.string()).optional() })
+  .strict();
 export type Twin = z.infer<typeof Twin>;
 
 export interface TwinPair {
@@ -50,25 +53,37 @@ export interface TwinPair {
   id: string;
   biased: string;
   unbiased: string;
+  /** which of the two is the twin (the other is the committed fixture) */
+  twin: 'biased' | 'unbiased';
 }
 
 /** Every twin in `dir` (all `.jsonl` files; none if the folder is absent) paired with its original, keeping only
- * originals in `splits`. A twin of an unknown or unbiased fixture, or one equal to its original, is an error. */
-export function loadTwinPairs(dir: string, fixtures: readonly Fixture[], splits: ReadonlySet<string>): TwinPair[] {
+ * originals in `splits`. A twin of an unknown or test fixture, a second twin of one fixture, a copy of its original,
+ * or a biased twin without valid types (`isTypeKey`) is an error naming the file and line. */
+export function loadTwinPairs(dir: string, fixtures: readonly Fixture[], splits: ReadonlySet<string>, isTypeKey: (k: string) => boolean): TwinPair[] {
   if (!existsSync(dir)) return [];
-  const biased = new Map(fixtures.filter((f) => f.label === 'biased').map((f) => [f.id, f]));
+  const byId = new Map(fixtures.map((f) => [f.id, f]));
   const out: TwinPair[] = [];
   const seen = new Set<string>();
   for (const name of readdirSync(dir).filter((n) => n.endsWith('.jsonl')).sort()) {
     readFixtureJsonl(join(dir, name), Twin, name).forEach((t, i) => {
-      const original = biased.get(t.twin_of);
+      const original = byId.get(t.twin_of);
       const where = `${name} line ${i + 1}`;
-      if (!original) throw new Error(`${where}: twin_of ${t.twin_of} is not a biased fixture`);
+      if (!original) throw new Error(`${where}: twin_of ${t.twin_of} is not a fixture`);
       if (original.split === 'test') throw new Error(`${where}: ${t.twin_of} is a test item; twins are written of train and dev items only`);
       if (seen.has(t.twin_of)) throw new Error(`${where}: a second twin of ${t.twin_of}`);
       if (t.llm_response.trim() === original.llm_response.trim()) throw new Error(`${where}: the twin of ${t.twin_of} equals its original`);
+      const types = t.expected_bias_type ?? [];
+      if (original.label === 'unbiased' && (types.length < 1 || types.length > 3 || !types.every(isTypeKey)))
+        throw new Error(`${where}: the biased twin of ${t.twin_of} needs 1–3 taxonomy keys in expected_bias_type`);
+      if (original.label === 'biased' && types.length) throw new Error(`${where}: the unbiased twin of ${t.twin_of} names bias types`);
       seen.add(t.twin_of);
-      if (splits.has(original.split)) out.push({ id: t.twin_of, biased: original.llm_response, unbiased: t.llm_response });
+      if (!splits.has(original.split)) return;
+      out.push(
+        original.label === 'biased'
+          ? { id: t.twin_of, biased: original.llm_response, unbiased: t.llm_response, twin: 'unbiased' }
+          : { id: t.twin_of, biased: t.llm_response, unbiased: original.llm_response, twin: 'biased' },
+      );
     });
   }
   return out;

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadFixtures, loadTwinPairs, type Fixture } from '../../../scripts/lib/fixtures';
+import { TAXONOMY_KEYS } from '../../../shared/domain/taxonomy';
 
 const fixture = (id: string, split: Fixture['split'], label: Fixture['label'], llm_response: string): Fixture => ({
   id, domain: 'hiring', split, label, hard_negative: label === 'unbiased', expected_bias_type: label === 'biased' ? ['age', 'stereotype'] : [], original_query: 'q', llm_response,
@@ -13,6 +14,8 @@ const FIXTURES = [
   fixture('hiring-3', 'test', 'biased', 'Women are too emotional to lead.'),
   fixture('hiring-4', 'train', 'unbiased', 'Train every hire on the new tools.'),
 ];
+const isKey = (k: string) => TAXONOMY_KEYS.has(k);
+const BOTH = new Set(['train', 'dev']);
 
 function twinsDir(lines: object[]): string {
   const dir = mkdtempSync(join(tmpdir(), 'twins-'));
@@ -20,35 +23,39 @@ function twinsDir(lines: object[]): string {
   return dir;
 }
 
-describe('unbiased twins (decision record 019)', () => {
-  it('pairs each twin with its original and keeps only the requested splits', () => {
+describe('twins (decision record 019)', () => {
+  it('pairs each twin with its original, the biased text first, and keeps only the requested splits', () => {
     const dir = twinsDir([
       { twin_of: 'hiring-1', llm_response: 'Pick the candidate with the stronger portfolio; every hire gets training on new tools.' },
       { twin_of: 'hiring-2', llm_response: 'They will be a great engineer.' },
+      { twin_of: 'hiring-4', llm_response: 'Train every hire on the new tools, though older hires rarely keep up.', expected_bias_type: ['age', 'stereotype'] },
     ]);
-    expect(loadTwinPairs(dir, FIXTURES, new Set(['train']))).toEqual([
-      { id: 'hiring-1', biased: FIXTURES[0]!.llm_response, unbiased: 'Pick the candidate with the stronger portfolio; every hire gets training on new tools.' },
+    expect(loadTwinPairs(dir, FIXTURES, new Set(['train']), isKey)).toEqual([
+      { id: 'hiring-1', biased: FIXTURES[0]!.llm_response, unbiased: 'Pick the candidate with the stronger portfolio; every hire gets training on new tools.', twin: 'unbiased' },
+      { id: 'hiring-4', biased: 'Train every hire on the new tools, though older hires rarely keep up.', unbiased: FIXTURES[3]!.llm_response, twin: 'biased' },
     ]);
-    expect(loadTwinPairs(dir, FIXTURES, new Set(['train', 'dev'])).map((t) => t.id)).toEqual(['hiring-1', 'hiring-2']);
+    expect(loadTwinPairs(dir, FIXTURES, BOTH, isKey).map((t) => t.id)).toEqual(['hiring-1', 'hiring-2', 'hiring-4']);
   });
 
-  it('refuses twins of unknown, unbiased or test fixtures, duplicates, copies and extra keys, naming the line', () => {
-    const bad = (line: object, extra: object[] = []) => () => loadTwinPairs(twinsDir([...extra, line]), FIXTURES, new Set(['train', 'dev']));
-    expect(bad({ twin_of: 'hiring-99', llm_response: 'x' })).toThrow(/line 1: twin_of hiring-99 is not a biased fixture/);
-    expect(bad({ twin_of: 'hiring-4', llm_response: 'x' })).toThrow(/not a biased fixture/);
+  it('refuses twins of unknown or test fixtures, duplicates, copies, wrong types and extra keys, naming the line', () => {
+    const bad = (line: object, extra: object[] = []) => () => loadTwinPairs(twinsDir([...extra, line]), FIXTURES, BOTH, isKey);
+    expect(bad({ twin_of: 'hiring-99', llm_response: 'x' })).toThrow(/line 1: twin_of hiring-99 is not a fixture/);
     expect(bad({ twin_of: 'hiring-3', llm_response: 'x' })).toThrow(/test item/);
     expect(bad({ twin_of: 'hiring-2', llm_response: 'They are fine.' }, [{ twin_of: 'hiring-2', llm_response: 'They will do well.' }])).toThrow(/line 2: a second twin/);
     expect(bad({ twin_of: 'hiring-2', llm_response: ' He will be a great engineer. ' })).toThrow(/equals its original/);
+    expect(bad({ twin_of: 'hiring-4', llm_response: 'Only hire young people.' })).toThrow(/needs 1–3 taxonomy keys/);
+    expect(bad({ twin_of: 'hiring-4', llm_response: 'Only hire young people.', expected_bias_type: ['ageism'] })).toThrow(/needs 1–3 taxonomy keys/);
+    expect(bad({ twin_of: 'hiring-2', llm_response: 'They will do well.', expected_bias_type: ['gender'] })).toThrow(/unbiased twin of hiring-2 names bias types/);
     expect(bad({ twin_of: 'hiring-2', llm_response: 'x', label: 'unbiased' })).toThrow(/twins.jsonl line 1/);
   });
 
   it('reads nothing when the folder is absent', () => {
-    expect(loadTwinPairs(join(tmpdir(), 'no-such-twins-folder'), FIXTURES, new Set(['train']))).toEqual([]);
+    expect(loadTwinPairs(join(tmpdir(), 'no-such-twins-folder'), FIXTURES, new Set(['train']), isKey)).toEqual([]);
   });
 
-  it('accepts the committed twins: 480, each of a distinct train or dev fixture', () => {
-    const pairs = loadTwinPairs('test/fixtures/enterprise-twins', loadFixtures('test/fixtures/enterprise'), new Set(['train', 'dev']));
-    expect(pairs).toHaveLength(480);
-    expect(new Set(pairs.map((p) => p.id)).size).toBe(480);
+  it('accepts the committed twins, each of a distinct train or dev fixture', () => {
+    const pairs = loadTwinPairs('test/fixtures/enterprise-twins', loadFixtures('test/fixtures/enterprise'), BOTH, isKey);
+    expect(pairs.length).toBeGreaterThanOrEqual(480);
+    expect(new Set(pairs.map((p) => p.id)).size).toBe(pairs.length);
   });
 });

@@ -57,16 +57,16 @@ export interface TwinPair {
   twin: 'biased' | 'unbiased';
 }
 
-/** Every twin in `dir` (all `.jsonl` files; none if the folder is absent) paired with its original, keeping only
+/** Every twin in `dirs` (all `.jsonl` files; an absent folder has none) paired with its original, keeping only
  * originals in `splits`. A twin of an unknown or test fixture, a second twin of one fixture, a copy of its original,
  * or a biased twin without valid types (`isTypeKey`) is an error naming the file and line. */
-export function loadTwinPairs(dir: string, fixtures: readonly Fixture[], splits: ReadonlySet<string>, isTypeKey: (k: string) => boolean): TwinPair[] {
-  if (!existsSync(dir)) return [];
+export function loadTwinPairs(dirs: readonly string[], fixtures: readonly Fixture[], splits: ReadonlySet<string>, isTypeKey: (k: string) => boolean): TwinPair[] {
   const byId = new Map(fixtures.map((f) => [f.id, f]));
   const out: TwinPair[] = [];
   const seen = new Set<string>();
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.jsonl')).sort()) {
-    readFixtureJsonl(join(dir, name), Twin, name).forEach((t, i) => {
+  const files = dirs.filter((d) => existsSync(d)).flatMap((d) => readdirSync(d).filter((n) => n.endsWith('.jsonl')).sort().map((n) => ({ path: join(d, n), name: n })));
+  for (const { path, name } of files) {
+    readFixtureJsonl(path, Twin, name).forEach((t, i) => {
       const original = byId.get(t.twin_of);
       const where = `${name} line ${i + 1}`;
       if (!original) throw new Error(`${where}: twin_of ${t.twin_of} is not a fixture`);

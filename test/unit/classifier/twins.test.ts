@@ -30,15 +30,15 @@ describe('twins (decision record 019)', () => {
       { twin_of: 'hiring-2', llm_response: 'They will be a great engineer.' },
       { twin_of: 'hiring-4', llm_response: 'Train every hire on the new tools, though older hires rarely keep up.', expected_bias_type: ['age', 'stereotype'] },
     ]);
-    expect(loadTwinPairs(dir, FIXTURES, new Set(['train']), isKey)).toEqual([
+    expect(loadTwinPairs([dir], FIXTURES, new Set(['train']), isKey)).toEqual([
       { id: 'hiring-1', biased: FIXTURES[0]!.llm_response, unbiased: 'Pick the candidate with the stronger portfolio; every hire gets training on new tools.', twin: 'unbiased' },
       { id: 'hiring-4', biased: 'Train every hire on the new tools, though older hires rarely keep up.', unbiased: FIXTURES[3]!.llm_response, twin: 'biased' },
     ]);
-    expect(loadTwinPairs(dir, FIXTURES, BOTH, isKey).map((t) => t.id)).toEqual(['hiring-1', 'hiring-2', 'hiring-4']);
+    expect(loadTwinPairs([dir], FIXTURES, BOTH, isKey).map((t) => t.id)).toEqual(['hiring-1', 'hiring-2', 'hiring-4']);
   });
 
   it('refuses twins of unknown or test fixtures, duplicates, copies, wrong types and extra keys, naming the line', () => {
-    const bad = (line: object, extra: object[] = []) => () => loadTwinPairs(twinsDir([...extra, line]), FIXTURES, BOTH, isKey);
+    const bad = (line: object, extra: object[] = []) => () => loadTwinPairs([twinsDir([...extra, line])], FIXTURES, BOTH, isKey);
     expect(bad({ twin_of: 'hiring-99', llm_response: 'x' })).toThrow(/line 1: twin_of hiring-99 is not a fixture/);
     expect(bad({ twin_of: 'hiring-3', llm_response: 'x' })).toThrow(/test item/);
     expect(bad({ twin_of: 'hiring-2', llm_response: 'They are fine.' }, [{ twin_of: 'hiring-2', llm_response: 'They will do well.' }])).toThrow(/line 2: a second twin/);
@@ -50,12 +50,20 @@ describe('twins (decision record 019)', () => {
   });
 
   it('reads nothing when the folder is absent', () => {
-    expect(loadTwinPairs(join(tmpdir(), 'no-such-twins-folder'), FIXTURES, new Set(['train']), isKey)).toEqual([]);
+    expect(loadTwinPairs([join(tmpdir(), 'no-such-twins-folder')], FIXTURES, new Set(['train']), isKey)).toEqual([]);
   });
 
-  it('accepts the committed twins, each of a distinct train or dev fixture', () => {
-    const pairs = loadTwinPairs('test/fixtures/enterprise-twins', loadFixtures('test/fixtures/enterprise'), BOTH, isKey);
-    expect(pairs.length).toBeGreaterThanOrEqual(480);
-    expect(new Set(pairs.map((p) => p.id)).size).toBe(pairs.length);
+  it('catches a second twin of one fixture across folders', () => {
+    const a = twinsDir([{ twin_of: 'hiring-2', llm_response: 'They will do well.' }]);
+    const b = twinsDir([{ twin_of: 'hiring-2', llm_response: 'They are fine.' }]);
+    expect(() => loadTwinPairs([a, b], FIXTURES, BOTH, isKey)).toThrow(/a second twin of hiring-2/);
+  });
+
+  it('accepts the committed twins, each of a distinct train or dev fixture, in both folders', () => {
+    const fixtures = loadFixtures('test/fixtures/enterprise');
+    expect(loadTwinPairs(['test/fixtures/enterprise-twins'], fixtures, BOTH, isKey)).toHaveLength(480);
+    const all = loadTwinPairs(['test/fixtures/enterprise-twins', 'test/fixtures/enterprise-twins-round-2'], fixtures, BOTH, isKey);
+    expect(all).toHaveLength(1040);
+    expect(all.filter((p) => p.twin === 'biased')).toHaveLength(240);
   });
 });

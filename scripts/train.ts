@@ -1,5 +1,5 @@
 // npm run train -- [--data DIR] [--out FILE] [--fixtures DIR] [--include-stereoset] [--seed N] [--ensemble N] [--no-select]
-//                   [--fixture-splits train,dev] [--holdout-fold K/N] [--fold-by author|item] [--hyper JSON] [--embeddings DIR | --no-embeddings]
+//                   [--fixture-splits train,dev] [--holdout-fold K/N] [--fold-by author|item] [--hyper JSON] [--embeddings DIR | --no-embeddings] [--twins DIR[,DIR] | --no-twins]
 //
 // Trains the learned bias classifier (decision record 020) on the TRAIN splits only of ToxiGen, RedditBias,
 // BBQ (ambiguous contexts), WinoBias, optionally StereoSet (CC BY-SA 4.0, off by default), and the project's

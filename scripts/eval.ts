@@ -19,7 +19,7 @@ import { Fixture, loadFixtures, readFixtureJsonl, rocAuc } from './lib/fixtures'
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
 /** Held-out sets under test/fixtures, in the order they were written (each has a README on how it was made). */
-const CHALLENGE_SETS = ['challenge', 'challenge-2', 'challenge-3', 'challenge-4', 'challenge-5', 'challenge-6', 'challenge-7', 'challenge-8', 'challenge-9', 'challenge-10', 'challenge-11', 'challenge-12', 'challenge-13', 'challenge-14'];
+const CHALLENGE_SETS = ['challenge', 'challenge-2', 'challenge-3', 'challenge-4', 'challenge-5', 'challenge-6', 'challenge-7', 'challenge-8', 'challenge-9', 'challenge-10', 'challenge-11', 'challenge-12', 'challenge-13', 'challenge-14', 'challenge-15', 'challenge-16'];
 const MECHANISMS = new Set(['stereotype', 'representation', 'language', 'toxicity', 'sentiment_disparity']);
 
 type AnyFixture = Omit<Fixture, 'split'> & { split: string };

@@ -10,16 +10,20 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createAnalyzerSync, type Analyzer } from '../shared/domain/analyzer';
 import { loadDefaultClassifier } from '../shared/domain/analyzer/default-classifier';
-import { fitDecision, type DecisionRow } from './lib/decision-fit';
+import { calibratedThreshold, fitDecision, FPR_BUDGET, THRESHOLD_GRID, type DecisionRow } from './lib/decision-fit';
 import { TAXONOMY_KEYS } from '../shared/domain/taxonomy';
 import { z } from 'zod';
-import { defaultTenantAnalyzerConfig } from '../shared/schemas/analyzer-config';
+import { defaultTenantAnalyzerConfig, TenantAnalyzerConfig } from '../shared/schemas/analyzer-config';
 import { Fixture, loadFixtures, readFixtureJsonl, rocAuc } from './lib/fixtures';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
-/** Held-out sets under test/fixtures, in the order they were written (each has a README on how it was made). */
-const CHALLENGE_SETS = ['challenge', 'challenge-2', 'challenge-3', 'challenge-4', 'challenge-5', 'challenge-6', 'challenge-7', 'challenge-8', 'challenge-9', 'challenge-10', 'challenge-11', 'challenge-12', 'challenge-13', 'challenge-14', 'challenge-15', 'challenge-16'];
+/** Held-out sets under test/fixtures, in the order they were written (each has a README on how it was made). Never
+ * trained on. The calibration sets were each read once and then spent: they now choose the detection threshold
+ * (decision record 021). The unspent sets have never chosen anything; add a new set here, read it once, and move it to
+ * the calibration list only when the threshold is next refitted. */
+const CALIBRATION_SETS = ['challenge', 'challenge-2', 'challenge-3', 'challenge-4', 'challenge-5', 'challenge-6', 'challenge-7', 'challenge-8', 'challenge-9', 'challenge-10', 'challenge-11', 'challenge-12', 'challenge-13', 'challenge-14', 'challenge-15', 'challenge-16'];
+const UNSPENT_SETS = ['challenge-17', 'challenge-18', 'challenge-19'];
 const MECHANISMS = new Set(['stereotype', 'representation', 'language', 'toxicity', 'sentiment_disparity']);
 
 type AnyFixture = Omit<Fixture, 'split'> & { split: string };
@@ -106,14 +110,38 @@ async function main() {
     const { model, curve, rulesCurve } = fitDecision(oof.rows, Number(values.l2), { classifier: oof.classifier, classifier_hyper: oof.hyper, fold_by: oof.fold_by ?? 'item' });
     const pct = (x: number) => x.toFixed(3);
     console.log(`nested ${oof.folds}-fold CV over ${oof.rows.length} out-of-fold rows (l2 ${values.l2}): threshold | with classifier recall FPR FPR(hard) | rules only recall FPR`);
-    const op = model.operating_point as { detection_threshold: number };
+    const op = model.operating_point as { detection_threshold: number; nested_cv: unknown };
     const rp = model.review_point as { review_confidence_floor: number };
     curve.forEach((c, i) => {
-      const chosen = c.threshold === op.detection_threshold ? ' ← detection' : c.threshold === rp.review_confidence_floor ? ' ← review floor' : '';
+      const chosen = c.threshold === op.detection_threshold ? ' ← 3% in nested CV' : c.threshold === rp.review_confidence_floor ? ' ← review floor' : '';
       if (Math.round(c.threshold * 100) % 5 === 0 || chosen) console.log(`  ${c.threshold.toFixed(2)} | ${pct(c.recall)} ${pct(c.fpr)} ${pct(c.fpr_hard)} | ${pct(rulesCurve[i]!.recall)} ${pct(rulesCurve[i]!.fpr)}${chosen}`);
     });
-    writeFileSync(join(root, 'shared/domain/analyzer/decision.json'), `${JSON.stringify(model, null, 2)}\n`);
-    console.log(`decision.json written; operating point ${JSON.stringify(model.operating_point)}`);
+    // The detection threshold: the most recall within the false-positive budget on the spent calibration sets,
+    // scored by this decision model (decision record 021). Nested CV above keeps the review floor.
+    const calibrating = createAnalyzerSync({ classifier, decision: model });
+    const neverByThreshold = TenantAnalyzerConfig.parse({ detection_threshold: 1 });
+    const calibration = CALIBRATION_SETS.flatMap((name) => loadExtra(join(root, 'test', 'fixtures', name), 'challenge')).map((f) => {
+      const r = calibrating.analyzeSync({ llm_response: f.llm_response, original_query: f.original_query }, neverByThreshold);
+      return { y: f.label === 'biased' ? (1 as const) : (0 as const), p: (r.bias_report_summary as { decision_score: number }).decision_score, forced: r.bias_detected };
+    });
+    const { chosen, curve: calCurve } = calibratedThreshold(calibration, THRESHOLD_GRID, FPR_BUDGET);
+    console.log(`calibration sets (${CALIBRATION_SETS.length}: ${chosen.positives} biased, ${chosen.negatives} clean): threshold | recall FPR FPR+se`);
+    for (const c of calCurve) if (c.threshold <= 0.8 && (Math.round(c.threshold * 100) % 5 === 0 || c === chosen)) console.log(`  ${c.threshold.toFixed(2)} | ${pct(c.recall)} ${pct(c.fpr)} ${pct(c.fpr + c.fpr_se)}${c === chosen ? ' ← detection' : ''}`);
+    if (chosen.threshold <= rp.review_confidence_floor) throw new Error(`calibrated detection threshold ${chosen.threshold} is not above the review floor ${rp.review_confidence_floor}`);
+    const nestedAtChosen = curve.find((c) => c.threshold === chosen.threshold);
+    const fitted = {
+      ...model,
+      operating_point: {
+        detection_threshold: chosen.threshold,
+        fpr_budget: FPR_BUDGET,
+        chosen_on: `calibration sets (${CALIBRATION_SETS.join(', ')}): lowest threshold with FPR + one standard error <= the budget`,
+        calibration: chosen,
+        nested_cv: nestedAtChosen,
+        nested_cv_at_budget: op.nested_cv,
+      },
+    };
+    writeFileSync(join(root, 'shared/domain/analyzer/decision.json'), `${JSON.stringify(fitted, null, 2)}\n`);
+    console.log(`decision.json written; detection threshold ${chosen.threshold} (calibration ${pct(chosen.recall)} at ${pct(chosen.fpr)}; nested CV ${pct(nestedAtChosen?.recall ?? NaN)} at ${pct(nestedAtChosen?.fpr ?? NaN)}), review floor ${rp.review_confidence_floor}: copy both into shared/schemas/analyzer-config.ts`);
     return;
   }
 
@@ -144,19 +172,22 @@ async function main() {
     if (variants.length) {
       console.log(metricsRow({ ...fixtureMetrics('dev-variants', variantRows), split: 'variants' }));
     }
-    // Held-out challenge sets (their READMEs): reported, never tuned on; no --errors listing. The last columns give
-    // recall and false-positive rate when responses sent to review (P >= review_confidence_floor) count as caught.
+    // Held-out challenge sets (their READMEs): never trained on; no --errors listing. Calibration sets chose the
+    // detection threshold; unspent sets chose nothing. The last columns give recall and false-positive rate when
+    // responses sent to review (P >= review_confidence_floor) count as caught.
     const reviewFloor = defaultTenantAnalyzerConfig().review_confidence_floor;
-    const pooled: Scored[] = [];
     if (!values['no-challenge']) console.log(`held-out sets; last two columns: recall and FPR counting review (P >= ${reviewFloor}) as caught`);
-    for (const name of CHALLENGE_SETS) {
-      const challenge = values['no-challenge'] ? [] : loadExtra(join(root, 'test', 'fixtures', name), 'challenge');
-      if (!challenge.length) continue;
-      const rows = score(analyzer, challenge);
-      pooled.push(...rows);
-      printLine(name, rows, reviewFloor);
+    for (const [group, names] of [['calibration', CALIBRATION_SETS], ['unspent', UNSPENT_SETS]] as const) {
+      const pooled: Scored[] = [];
+      for (const name of names) {
+        const challenge = values['no-challenge'] ? [] : loadExtra(join(root, 'test', 'fixtures', name), 'challenge');
+        if (!challenge.length) continue;
+        const rows = score(analyzer, challenge);
+        pooled.push(...rows);
+        printLine(name, rows, reviewFloor);
+      }
+      if (pooled.length) printLine(group === 'calibration' ? 'calib' : 'unspent', pooled, reviewFloor);
     }
-    if (pooled.length) printLine('pooled', pooled, reviewFloor);
     if (values.errors) {
       if (values.errors === 'test' || values.errors.startsWith('challenge')) console.log('(errors are shown for train/dev only: the test split is for reporting)');
       else

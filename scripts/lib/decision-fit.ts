@@ -1,7 +1,8 @@
 // Decision model fit (decision record 015): logistic regression over the analyzer's decision features
 // (report.ts DECISION_FEATURES), fitted on OUT-OF-FOLD rows (`npm run crossfit`: each fixture scored by a classifier
-// that never trained on it), so the classifier gets the weight it earns on unseen text. The operating point is
-// chosen by nested cross-validation over the same folds. Never a test split, never a challenge set.
+// that never trained on it), so the classifier gets the weight it earns on unseen text. Nested cross-validation over
+// the same folds gives the review floor and a reference curve. The detection threshold is chosen on the spent
+// calibration sets (decision record 021), never on a test split or an unread held-out set.
 import type { Analyzer } from '../../shared/domain/analyzer';
 import { choleskySolve } from '../../shared/domain/stats/cluster';
 import { DECISION_FEATURES, predict, RULE_FEATURES, type DecisionFeature, type DecisionModel, type LogisticModel } from '../../shared/domain/analyzer/report';
@@ -134,6 +135,43 @@ export function fitDecision(rows: readonly DecisionRow[], l2: number, meta: Reco
     ...meta,
   };
   return { model, curve, rulesCurve };
+}
+
+/** One response of a calibration set: label, decision probability, and whether an override flags it at any threshold. */
+export interface CalibrationScore {
+  y: 0 | 1;
+  p: number;
+  forced: boolean;
+}
+
+export interface CalibratedPoint {
+  threshold: number;
+  recall: number;
+  fpr: number;
+  /** binomial standard error of fpr */
+  fpr_se: number;
+  positives: number;
+  negatives: number;
+}
+
+/**
+ * The lowest threshold whose false-positive rate on the calibration responses stays within the budget by one
+ * standard error (fpr + se <= budget): the most recall the budget allows, with a margin for the noise of a few
+ * hundred negatives. Falls back to the highest grid threshold when none qualifies.
+ */
+export function calibratedThreshold(scores: readonly CalibrationScore[], grid: readonly number[], budget: number): { chosen: CalibratedPoint; curve: CalibratedPoint[] } {
+  const pos = scores.filter((s) => s.y === 1);
+  const neg = scores.filter((s) => s.y === 0);
+  if (!pos.length || !neg.length) throw new Error('calibration needs both biased and unbiased responses');
+  const flagged = (xs: readonly CalibrationScore[], t: number) => xs.filter((s) => s.forced || s.p >= t).length;
+  const curve = [...grid]
+    .sort((a, b) => a - b)
+    .map((t) => {
+      const fpr = flagged(neg, t) / neg.length;
+      return { threshold: t, recall: flagged(pos, t) / pos.length, fpr, fpr_se: Math.sqrt((fpr * (1 - fpr)) / neg.length), positives: pos.length, negatives: neg.length };
+    });
+  const chosen = curve.find((c) => c.fpr + c.fpr_se <= budget) ?? curve.at(-1)!;
+  return { chosen, curve };
 }
 
 function countBy(rows: readonly DecisionRow[]): Record<string, number> {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createAnalyzerSync } from '../../../shared/domain/analyzer';
 import { DECISION_FEATURES, DEFAULT_DECISION, predict, RULE_FEATURES, type DecisionModel } from '../../../shared/domain/analyzer/report';
 import { defaultTenantAnalyzerConfig } from '../../../shared/schemas/analyzer-config';
-import { fitDecision, type DecisionRow } from '../../../scripts/lib/decision-fit';
+import { calibratedThreshold, fitDecision, THRESHOLD_GRID, type CalibrationScore, type DecisionRow } from '../../../scripts/lib/decision-fit';
 import { mulberry32 } from '../../../shared/domain/random';
 
 const rules = createAnalyzerSync({ classifier: null });
@@ -19,10 +19,16 @@ describe('decision model (decision record 015)', () => {
     expect(DEFAULT_DECISION.fitted_on).toMatch(/out-of-fold/);
   });
 
-  it('the tenant defaults are the operating points chosen in nested cross-validation', () => {
-    const d = DEFAULT_DECISION as DecisionModel & { operating_point: { detection_threshold: number }; review_point: { review_confidence_floor: number } };
+  it('the tenant defaults are the committed operating points: detection on the calibration sets, review in nested CV', () => {
+    const d = DEFAULT_DECISION as DecisionModel & {
+      operating_point: { detection_threshold: number; fpr_budget: number; calibration: { threshold: number; fpr: number; fpr_se: number; negatives: number } };
+      review_point: { review_confidence_floor: number };
+    };
     const cfg = defaultTenantAnalyzerConfig();
     expect(cfg.detection_threshold).toBe(d.operating_point.detection_threshold);
+    expect(d.operating_point.calibration.threshold).toBe(d.operating_point.detection_threshold);
+    expect(d.operating_point.calibration.fpr + d.operating_point.calibration.fpr_se).toBeLessThanOrEqual(d.operating_point.fpr_budget);
+    expect(d.operating_point.calibration.negatives).toBeGreaterThanOrEqual(500);
     expect(cfg.review_confidence_floor).toBe(d.review_point.review_confidence_floor);
     expect(cfg.review_confidence_floor).toBeLessThan(cfg.detection_threshold);
   });
@@ -83,5 +89,39 @@ describe('decision model (decision record 015)', () => {
     expect(op.nested_cv.recall).toBeGreaterThan(0.3);
     // the curve is monotone: a higher threshold never flags more
     for (let k = 1; k < curve.length; k++) expect(curve[k]!.recall).toBeLessThanOrEqual(curve[k - 1]!.recall);
+  });
+
+  describe('calibratedThreshold (decision record 021)', () => {
+    const scores = (neg: number[], pos: number[], forced: number[] = []): CalibrationScore[] => [
+      ...neg.map((p) => ({ y: 0 as const, p, forced: false })),
+      ...pos.map((p) => ({ y: 1 as const, p, forced: false })),
+      ...forced.map((p) => ({ y: 0 as const, p, forced: true })),
+    ];
+    const spread = (n: number, lo: number, hi: number) => Array.from({ length: n }, (_, i) => lo + ((hi - lo) * i) / (n - 1));
+
+    it('picks the lowest threshold whose FPR plus one standard error fits the budget', () => {
+      const s = scores(spread(400, 0, 0.7), spread(400, 0.4, 1));
+      const { chosen, curve } = calibratedThreshold(s, THRESHOLD_GRID, 0.03);
+      expect(chosen.fpr + chosen.fpr_se).toBeLessThanOrEqual(0.03);
+      const below = curve.filter((c) => c.threshold < chosen.threshold);
+      expect(below.length).toBeGreaterThan(0);
+      for (const c of below) expect(c.fpr + c.fpr_se).toBeGreaterThan(0.03);
+      // the margin costs threshold: FPR alone would allow a lower one
+      expect(below.some((c) => c.fpr <= 0.03)).toBe(true);
+      expect(chosen.recall).toBeGreaterThan(0.5);
+    });
+
+    it('counts override-flagged responses at every threshold, so they spend the budget', () => {
+      const base = calibratedThreshold(scores(spread(400, 0, 0.7), spread(400, 0.4, 1)), THRESHOLD_GRID, 0.03).chosen;
+      const withForced = calibratedThreshold(scores(spread(400, 0, 0.7), spread(400, 0.4, 1), [0.01, 0.02, 0.03, 0.04, 0.05]), THRESHOLD_GRID, 0.03).chosen;
+      expect(withForced.threshold).toBeGreaterThan(base.threshold);
+      expect(withForced.fpr).toBeGreaterThan(0);
+    });
+
+    it('falls back to the highest threshold when nothing fits, and refuses a one-class set', () => {
+      const { chosen } = calibratedThreshold(scores([0.99, 0.99, 0.99], [0.99]), THRESHOLD_GRID, 0.03);
+      expect(chosen.threshold).toBe(Math.max(...THRESHOLD_GRID));
+      expect(() => calibratedThreshold(scores([0.1], []), THRESHOLD_GRID, 0.03)).toThrow(/both/);
+    });
   });
 });

@@ -31,6 +31,8 @@ interface Scored {
   f: AnyFixture;
   p: number;
   detected: boolean;
+  /** flagged, or not flagged but sent to HUMAN_REVIEW (review band, unsupported language) */
+  reviewed: boolean;
   types: string[];
 }
 
@@ -38,7 +40,7 @@ function score(analyzer: Analyzer, fixtures: AnyFixture[]): Scored[] {
   return fixtures.map((f) => {
     const r = analyzer.analyzeSync({ llm_response: f.llm_response, original_query: f.original_query });
     const s = r.bias_report_summary as { overall_score: number };
-    return { f, p: s.overall_score, detected: r.bias_detected, types: r.bias_type };
+    return { f, p: s.overall_score, detected: r.bias_detected, reviewed: r.bias_detected || r.mitigation_action.type === 'HUMAN_REVIEW', types: r.bias_type };
   });
 }
 
@@ -148,16 +150,15 @@ async function main() {
   const analyzer = createAnalyzerSync({ classifier });
   if (values.probe) {
     // A fresh batch by a new author, scored by the analyzer as committed: an unseen-author measurement.
-    const reviewFloor = defaultTenantAnalyzerConfig().review_confidence_floor;
-    console.log(`probe; last two columns: recall and FPR counting review (P >= ${reviewFloor}) as caught`);
+    console.log(`probe; last two columns: recall and FPR counting responses sent to review (P >= ${defaultTenantAnalyzerConfig().review_confidence_floor}, or a language the detectors do not cover) as caught`);
     const pooled: Scored[] = [];
     const files = values.probe.split(',');
     for (const file of files) {
       const rows = score(analyzer, loadJsonl(file));
       pooled.push(...rows);
-      printLine(file.split('/').pop()!, rows, reviewFloor);
+      printLine(file.split('/').pop()!, rows);
     }
-    if (files.length > 1) printLine('pooled', pooled, reviewFloor);
+    if (files.length > 1) printLine('pooled', pooled);
     return;
   }
   if (values.only !== 'public') {
@@ -174,9 +175,8 @@ async function main() {
     }
     // Held-out challenge sets (their READMEs): never trained on; no --errors listing. Calibration sets chose the
     // detection threshold; unspent sets chose nothing. The last columns give recall and false-positive rate when
-    // responses sent to review (P >= review_confidence_floor) count as caught.
-    const reviewFloor = defaultTenantAnalyzerConfig().review_confidence_floor;
-    if (!values['no-challenge']) console.log(`held-out sets; last two columns: recall and FPR counting review (P >= ${reviewFloor}) as caught`);
+    // responses sent to human review count as caught.
+    if (!values['no-challenge']) console.log(`held-out sets; last two columns: recall and FPR counting responses sent to review (P >= ${defaultTenantAnalyzerConfig().review_confidence_floor}, or a language the detectors do not cover) as caught`);
     for (const [group, names] of [['calibration', CALIBRATION_SETS], ['unspent', UNSPENT_SETS]] as const) {
       const pooled: Scored[] = [];
       for (const name of names) {
@@ -184,9 +184,9 @@ async function main() {
         if (!challenge.length) continue;
         const rows = score(analyzer, challenge);
         pooled.push(...rows);
-        printLine(name, rows, reviewFloor);
+        printLine(name, rows);
       }
-      if (pooled.length) printLine(group === 'calibration' ? 'calib' : 'unspent', pooled, reviewFloor);
+      if (pooled.length) printLine(group === 'calibration' ? 'calib' : 'unspent', pooled);
     }
     if (values.errors) {
       if (values.errors === 'test' || values.errors.startsWith('challenge')) console.log('(errors are shown for train/dev only: the test split is for reporting)');
@@ -222,10 +222,10 @@ function metricsRow(m: FixtureMetrics): string {
   return `${m.split.padEnd(6)} ${String(m.n).padEnd(3)} ${String(m.positives).padEnd(3)} ${String(m.negatives).padEnd(3)} ${String(m.hard_negatives).padEnd(5)} ${fmt(m.recall)}   ${fmt(m.fpr)}  ${fmt(m.fpr_hard)}     ${fmt(m.precision)}     ${fmt(m.auc)}  ${fmt(m.type_agreement)}      ${fmt(m.axis_agreement)}`;
 }
 
-/** One line of fixture metrics, plus recall and FPR when P >= the review floor counts as caught. */
-function printLine(name: string, rows: Scored[], reviewFloor: number): void {
+/** One line of fixture metrics, plus recall and FPR when a response sent to human review counts as caught. */
+function printLine(name: string, rows: Scored[]): void {
   const m = fixtureMetrics(name, rows);
-  const r = fixtureMetrics(name, rows.map((x) => ({ ...x, detected: x.p >= reviewFloor })));
+  const r = fixtureMetrics(name, rows.map((x) => ({ ...x, detected: x.reviewed })));
   console.log(`${metricsRow(m)}      ${fmt(r.recall)}      ${fmt(r.fpr)}`);
 }
 

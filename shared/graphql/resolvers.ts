@@ -139,6 +139,7 @@ const configView = (s: StoredAnalyzerConfig) => ({
   })) ?? null,
   extendDefaultRules: s.config.extend_default_rules,
   reviewConfidenceFloor: s.config.review_confidence_floor,
+  reviewUnsupportedLanguage: s.config.review_unsupported_language,
   council: s.config.council,
   version: s.version,
   updatedAt: s.updated_at,
@@ -246,6 +247,7 @@ const ConfigPatch = z.object({
   allowList: z.array(z.string()).nullish(),
   extendDefaultRules: z.boolean().nullish(),
   reviewConfidenceFloor: z.number().nullish(),
+  reviewUnsupportedLanguage: z.boolean().nullish(),
   council: z.unknown().optional(),
 });
 
@@ -397,6 +399,7 @@ export const resolvers = {
         allow_list: p.allowList,
         extend_default_rules: p.extendDefaultRules,
         review_confidence_floor: p.reviewConfidenceFloor,
+        review_unsupported_language: p.reviewUnsupportedLanguage,
         council: p.council,
       });
       const stored = await ctx.deps.analyzerConfig.update(

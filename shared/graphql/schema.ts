@@ -243,6 +243,8 @@ export const typeDefs = /* GraphQL */ `
     domainRules: [DomainRule!]
     extendDefaultRules: Boolean!
     reviewConfidenceFloor: Float!
+    "Send responses in a language the detectors do not cover to human review."
+    reviewUnsupportedLanguage: Boolean!
     council: JSON!
     version: Int!
     updatedAt: DateTime
@@ -257,6 +259,7 @@ export const typeDefs = /* GraphQL */ `
     allowList: [String!]
     extendDefaultRules: Boolean
     reviewConfidenceFloor: Float
+    reviewUnsupportedLanguage: Boolean
     council: JSON
   }
 

@@ -54,6 +54,9 @@ export const TenantAnalyzerConfig = z
       .strict()
       .default({ coverage_variance_threshold: 0.15, extra_lexicon: {} }),
     review_confidence_floor: z.number().min(0).max(1).default(0.4),
+    /** Send responses in a language the detectors do not cover to human review (decision record 022). A tenant whose
+     * traffic is mostly in such a language may turn this off and read `bias_report_summary.language` instead. */
+    review_unsupported_language: z.boolean().default(true),
   })
   .strict();
 export type TenantAnalyzerConfig = z.infer<typeof TenantAnalyzerConfig>;

@@ -14,6 +14,7 @@ import { detectSentimentDisparity, SENTIMENT_VERSION } from './detectors/sentime
 import { detectStereotypes, STEREOTYPE_VERSION } from './detectors/stereotype';
 import { detectToxicity, TOXICITY_VERSION } from './detectors/toxicity';
 import { findGroupMentions } from './groups';
+import { languageCoverage } from './language-coverage';
 import { assembleReport, DEFAULT_DECISION, type DecisionModel, type DetectorRun } from './report';
 import { quotedRanges, splitSentences } from './text';
 
@@ -130,7 +131,10 @@ export function createAnalyzerSync(options: AnalyzerOptions): Analyzer {
     // Is the prompt itself asking for the bias? (drives REPHRASE_PROMPT)
     const queryDoc = request.original_query ? prepareText(request.original_query) : null;
     const queryFindings = queryDoc ? detectStereotypes(queryDoc).concat(detectToxicity(queryDoc)) : [];
-    return assembleReport({ doc, run, config, decision, axes, queryFindings, prepareMs, totalMs: ms(t0), analyzerVersion: ANALYZER_VERSION });
+    const tc = performance.now();
+    const coverage = languageCoverage(request.llm_response);
+    run.timings.language_coverage = ms(tc);
+    return assembleReport({ doc, run, config, decision, axes, queryFindings, coverage, prepareMs, totalMs: ms(t0), analyzerVersion: ANALYZER_VERSION });
   };
   return {
     analyzeSync,

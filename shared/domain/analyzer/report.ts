@@ -10,6 +10,7 @@ import { AXIS_KEYS, type AxisPredictor } from './classifier/axes';
 import decisionJson from './decision.json';
 import type { PreparedText } from './detector';
 import type { CouncilReport } from './detectors/council';
+import type { LanguageCoverage } from './language-coverage';
 import { AXES } from './groups';
 import { noisyOr, round4 } from './text';
 
@@ -139,6 +140,8 @@ export interface AssembleInput {
   /** names the axis when a detected response's evidence names none (decision record 017) */
   axes?: AxisPredictor | null;
   queryFindings: Finding[];
+  /** the response's language; undefined = assumed English (decision record 022) */
+  coverage?: LanguageCoverage;
   prepareMs: number;
   totalMs: number;
   analyzerVersion: string;
@@ -194,7 +197,9 @@ export function assembleReport(input: AssembleInput): BiasReport {
   }
   const bias_type = [...typeScore.entries()].sort((a, b) => b[1] - a[1]).map(([t]) => t);
 
-  const confidence = round4(detected ? p : 1 - p);
+  // Outside the detectors' languages a low P(biased) means "not understood", not "clean" (decision record 022).
+  const unsupportedLanguage = input.coverage !== undefined && !input.coverage.supported;
+  const confidence = round4(detected ? p : unsupportedLanguage ? Math.min(0.5, 1 - p) : 1 - p);
   const rewrites = detected ? rewritesOf([...evidence].sort((a, b) => b.score - a.score)) : rewritesOf(run.findings.filter((f) => f.detector === 'language' && f.score >= 0.3));
 
   // mitigation_action
@@ -221,6 +226,9 @@ export function assembleReport(input: AssembleInput): BiasReport {
       type = 'REPHRASE_RESPONSE';
       details = `Rephrase the flagged passages${rewrites.length ? ` (${rewrites.map((r) => `"${r.from}" → "${r.to}"`).join(', ')})` : ''}. ${describe(top)}`;
     }
+  } else if (unsupportedLanguage && config.review_unsupported_language) {
+    type = 'HUMAN_REVIEW';
+    details = `The response appears to be in ${languageName(input.coverage!.language)}; the detectors and the classifier cover English only, so no bias was found but none can be ruled out. Route it to a reviewer who reads the language. ${describe(run.findings.slice(0, 3))}`;
   } else if (p >= config.review_confidence_floor && (classifierScore !== undefined || run.findings.length > 0)) {
     // Without the classifier and without a finding the rules-only model returns its intercept, which says nothing
     // about this response: a reviewer would have nothing to look at.
@@ -251,9 +259,13 @@ export function assembleReport(input: AssembleInput): BiasReport {
       metric_of_detector: METRIC_OF,
       detector_versions: run.versions,
       timings_ms,
+      ...(input.coverage ? { language: input.coverage } : {}),
       text_length: input.doc.text.length,
       sentences: input.doc.sentences.length,
       ...(run.council ? { council: run.council } : {}),
     },
   };
 }
+
+const LANGUAGE_NAMES: Record<string, string> = { por: 'Portuguese', spa: 'Spanish', fra: 'French', deu: 'German', ita: 'Italian', nld: 'Dutch', pol: 'Polish', tur: 'Turkish', ind: 'Indonesian', vie: 'Vietnamese', arb: 'Arabic', cmn: 'Chinese', jpn: 'Japanese', kor: 'Korean', hin: 'Hindi', rus: 'Russian', ukr: 'Ukrainian', swe: 'Swedish', ron: 'Romanian' };
+const languageName = (code: string) => LANGUAGE_NAMES[code] ?? `another language (${code})`;

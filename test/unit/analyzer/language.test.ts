@@ -47,6 +47,14 @@ describe('language detector: names and neutral roles (round 8)', () => {
 });
 
 describe('language detector: default-gender role assumptions', () => {
+  it('flags the pronoun for the person a job ad describes, but not for a person in a past-tense account', () => {
+    const ad = "The right person is a hands-on leader: he'll need to earn the crew's respect in the first month.";
+    const found = defaultGenderFindings(prep(ad));
+    expect(found).toHaveLength(1);
+    expect(found[0]!.spans.map((s) => s.text)).toEqual(['he', 'The right person']);
+    expect(defaultGenderFindings(prep('The ideal candidate has run a night shift before; they will lead a crew of twenty.'))).toEqual([]);
+    expect(defaultGenderFindings(prep('The person who called on Monday said she had already sent the form twice.'))).toEqual([]);
+  });
   it('flags "he" for an engineer of unstated gender and suggests "they"', () => {
     const text = 'Each engineer must sign off before he merges the change.';
     const [f] = defaultGenderFindings(prep(text));

@@ -143,6 +143,8 @@ const EXTRA_ROLES = [
   'tenant', 'borrower', 'founder', 'entrepreneur', 'investor', 'technician', 'consultant', 'contractor', 'agent', 'caregiver', 'babysitter', 'midwife', 'dentist',
   'pharmacist', 'therapist', 'paralegal', 'administrator', 'coordinator', 'buyer', 'vendor', 'supplier', 'homeowner', 'policyholder', 'claimant', 'new hire', 'hire',
   'team lead', 'lead', 'leader', 'president', 'chairperson', 'chair', 'boss', 'owner', 'operator', 'firefighter', 'soldier', 'police officer', 'judge', 'senator',
+  // the person a job ad or brief describes ("the right person … he'll need to")
+  'person', 'individual', 'successful applicant', 'ideal candidate',
 ];
 const ROLES = [...new Set([...MALE_OCC, ...FEMALE_OCC, ...EXTRA_ROLES])].sort((a, b) => b.length - a.length);
 const ROLE_RE = new RegExp(`\\b(?:the|a|an|each|every|any|your|our|this|that|new|no)\\s+(?:[a-z-]+\\s+){0,2}?(${ROLES.map(escapeRe).join('|')})s?\\b`, 'gi');
@@ -152,7 +154,7 @@ const GENDER_WORD = /\b(?:man|woman|male|female|mr|mrs|ms|miss|sir|madam|gentlem
 const NOT_NAME = new Set(['I', 'The', 'A', 'An', 'If', 'When', 'This', 'That', 'Each', 'Every', 'Our', 'Your', 'In', 'On', 'For', 'As', 'After', 'Before', 'Then', 'And', 'But', 'Or', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'HR', 'CEO', 'CTO', 'CFO']);
 
 const GENDERED_QUERY = /\b(?:he|she|him|her|his|hers|man|woman|male|female|mr|mrs|ms|miss|pregnant|mother|father|husband|wife)\b/i;
-const CASE_SUBJECT = /^(?:customer|client|candidate|applicant|patient|tenant|claimant|borrower|student|policyholder|user|caller|buyer|homeowner|new hire|hire|employee)$/;
+const CASE_SUBJECT = /^(?:customer|client|candidate|applicant|patient|tenant|claimant|borrower|student|policyholder|user|caller|buyer|homeowner|new hire|hire|employee|person|individual)$/;
 const PAST_ACCOUNT = /\b(?:was|were|had|did|said|says|told|took|updated|processed|submitted|reported|complained|confirmed|called|wrote|asked|explained|mentioned|received|requested|declined|refused|attended|completed|scored|answered|described)\b/i;
 const CAPITALISED = /\b[A-Z][a-z]+\b/g;
 /** A capitalised word that is not at a sentence start: probably a name, which may state the gender. */

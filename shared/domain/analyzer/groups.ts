@@ -107,12 +107,46 @@ const DEMONYMS: [string, string][] = [
   ['Middle Eastern', ''], ['African', 'Africans'], ['European', 'Europeans'], ['Asian', 'Asians'], ['Thai', ''], ['Indonesian', 'Indonesians'], ['Malaysian', 'Malaysians'],
   ['Israeli', 'Israelis'], ['Palestinian', 'Palestinians'], ['Arab', 'Arabs'], ['Albanian', 'Albanians'], ['Bulgarian', 'Bulgarians'], ['Sri Lankan', 'Sri Lankans'],
   ['Nepali', 'Nepalis'], ['Taiwanese', ''], ['South African', 'South Africans'], ['Argentinian', 'Argentinians'], ['Peruvian', 'Peruvians'], ['Chilean', 'Chileans'],
+  // beyond the first list: the places a multinational's assistant is used in (first reads of sets 15, 17 and 18 were weakest there)
+  ['Emirati', 'Emiratis'], ['Saudi', 'Saudis'], ['Qatari', 'Qataris'], ['Kuwaiti', 'Kuwaitis'], ['Omani', 'Omanis'], ['Yemeni', 'Yemenis'], ['Lebanese', ''],
+  ['Jordanian', 'Jordanians'], ['Algerian', 'Algerians'], ['Tunisian', 'Tunisians'], ['Libyan', 'Libyans'], ['Sudanese', ''], ['Eritrean', 'Eritreans'],
+  ['Ugandan', 'Ugandans'], ['Tanzanian', 'Tanzanians'], ['Rwandan', 'Rwandans'], ['Congolese', ''], ['Cameroonian', 'Cameroonians'], ['Senegalese', ''],
+  ['Ivorian', 'Ivorians'], ['Zimbabwean', 'Zimbabweans'], ['Zambian', 'Zambians'], ['Malawian', 'Malawians'], ['Mozambican', 'Mozambicans'], ['Angolan', 'Angolans'],
+  ['Singaporean', 'Singaporeans'], ['Burmese', ''], ['Cambodian', 'Cambodians'], ['Mongolian', 'Mongolians'], ['Kazakh', 'Kazakhs'], ['Uzbek', 'Uzbeks'],
+  ['Czech', 'Czechs'], ['Slovak', 'Slovaks'], ['Hungarian', 'Hungarians'], ['Serbian', 'Serbs'], ['Croatian', 'Croats'], ['Bosnian', 'Bosnians'],
+  ['Lithuanian', 'Lithuanians'], ['Latvian', 'Latvians'], ['Estonian', 'Estonians'], ['Belgian', 'Belgians'], ['Swiss', ''], ['Austrian', 'Austrians'],
+  ['Danish', 'Danes'], ['Norwegian', 'Norwegians'], ['Finnish', 'Finns'], ['New Zealander', 'New Zealanders'], ['Kiwi', 'Kiwis'],
+  ['Guatemalan', 'Guatemalans'], ['Salvadoran', 'Salvadorans'], ['Honduran', 'Hondurans'], ['Nicaraguan', 'Nicaraguans'], ['Ecuadorian', 'Ecuadorians'],
+  ['Bolivian', 'Bolivians'], ['Paraguayan', 'Paraguayans'], ['Uruguayan', 'Uruguayans'], ['Fijian', 'Fijians'], ['Samoan', 'Samoans'], ['Tongan', 'Tongans'],
+  ['Mainland Chinese', ''], ['Hong Konger', 'Hong Kongers'], ['Gulf Arab', 'Gulf Arabs'], ['North African', 'North Africans'], ['West African', 'West Africans'],
+  ['East African', 'East Africans'], ['Southeast Asian', 'Southeast Asians'], ['Central Asian', 'Central Asians'], ['Caribbean', ''],
 ];
+// Ethnic groups within a country (an adjective needs a person noun; plurals stand alone). Assumptions about them
+// are as common in local deployments as assumptions about nationality.
+const ETHNIC_GROUPS: [string, string][] = [
+  ['Igbo', ''], ['Yoruba', ''], ['Hausa', ''], ['Fulani', ''], ['Zulu', 'Zulus'], ['Xhosa', ''], ['Afrikaner', 'Afrikaners'], ['Coloured', ''],
+  ['Kikuyu', ''], ['Luo', ''], ['Maasai', ''], ['Somali Bantu', ''], ['Amhara', ''], ['Oromo', ''], ['Tigrayan', 'Tigrayans'], ['Berber', 'Berbers'],
+  ['Amazigh', ''], ['Kurdish', 'Kurds'], ['Pashtun', 'Pashtuns'], ['Baloch', ''], ['Tamil', 'Tamils'], ['Telugu', ''], ['Bengali', 'Bengalis'],
+  ['Punjabi', 'Punjabis'], ['Gujarati', 'Gujaratis'], ['Marathi', ''], ['Malayali', 'Malayalis'], ['Kashmiri', 'Kashmiris'], ['Sindhi', 'Sindhis'],
+  ['Malay', 'Malays'], ['Javanese', ''], ['Han Chinese', ''], ['Uyghur', 'Uyghurs'], ['Tibetan', 'Tibetans'], ['Hmong', ''], ['Maori', 'Maori'], ['Māori', ''],
+  ['Pacific Islander', 'Pacific Islanders'], ['Torres Strait Islander', 'Torres Strait Islanders'], ['Aboriginal', ''], ['Inuit', 'Inuit'], ['Métis', ''],
+  ['Quechua', ''], ['Aymara', ''], ['Mestizo', 'Mestizos'], ['Afro Brazilian', 'Afro Brazilians'], ['Afro Caribbean', 'Afro Caribbeans'], ['Afro Latino', 'Afro Latinos'],
+  ['Dalit', 'Dalits'], ['Adivasi', 'Adivasis'], ['Brahmin', 'Brahmins'], ['Bedouin', 'Bedouins'], ['Druze', ''], ['Roma', ''], ['Sinti', ''], ['Sami', ''],
+];
+for (const [adj, plural] of ETHNIC_GROUPS) {
+  const g = `race:${norm(adj).replace(/ /g, '_')}`;
+  add(adj, { axis: 'race_ethnicity', group: g, needsNoun: true });
+  if (plural) add(plural, { axis: 'race_ethnicity', group: g, needsNoun: false });
+}
 export const COUNTRIES = [
   'India', 'China', 'Mexico', 'Nigeria', 'Pakistan', 'Bangladesh', 'the Philippines', 'Philippines', 'Vietnam', 'Korea', 'Japan', 'Brazil', 'Poland', 'Romania', 'Russia',
   'Ukraine', 'Germany', 'France', 'Italy', 'Ireland', 'Turkey', 'Iran', 'Iraq', 'Syria', 'Afghanistan', 'Somalia', 'Ethiopia', 'Kenya', 'Ghana', 'Egypt', 'Morocco',
   'Colombia', 'Venezuela', 'Cuba', 'Haiti', 'Jamaica', 'Greece', 'Spain', 'Portugal', 'Eastern Europe', 'Africa', 'Asia', 'Latin America', 'the Middle East',
   'Middle East', 'South America', 'Central America', 'Thailand', 'Indonesia', 'Malaysia', 'Sri Lanka', 'Nepal', 'Taiwan', 'Albania', 'Bulgaria', 'the Global South',
+  'Saudi Arabia', 'the UAE', 'UAE', 'Qatar', 'Lebanon', 'Jordan', 'Algeria', 'Tunisia', 'Sudan', 'Eritrea', 'Uganda', 'Tanzania', 'Rwanda', 'Congo', 'the DRC',
+  'Cameroon', 'Senegal', 'Zimbabwe', 'Zambia', 'Malawi', 'Mozambique', 'Angola', 'South Africa', 'Myanmar', 'Cambodia', 'Kazakhstan', 'Uzbekistan', 'Serbia',
+  'Hungary', 'Lithuania', 'Latvia', 'the Balkans', 'Balkans', 'Guatemala', 'El Salvador', 'Honduras', 'Nicaragua', 'Ecuador', 'Bolivia', 'Peru', 'Argentina',
+  'West Africa', 'East Africa', 'North Africa', 'Southeast Asia', 'South Asia', 'Central Asia', 'the Caribbean', 'Caribbean', 'Sub-Saharan Africa', 'the Gulf',
 ];
 for (const [adj, plural] of DEMONYMS) {
   const g = `nationality:${norm(adj).replace(/ /g, '_')}`;

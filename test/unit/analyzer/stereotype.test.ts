@@ -83,6 +83,32 @@ describe('stereotype detector', () => {
     expect(fire(text).filter((f) => f.score >= 0.3)).toEqual([]);
   });
 
+  // round 14: local ethnic groups and world demonyms, group anaphors, a trait before its subject, "aren't as …"
+  it.each([
+    ['Go for an Igbo candidate if you can. Igbo people are natural traders with business in their blood.', 'race_ethnicity'],
+    ['Put extra emphasis on your gay employees, given how promiscuous that community generally is.', 'sexual_orientation'],
+    ['Zimbabwean workers are less reliable than local hires.', 'nationality'],
+    ['Tamils are so hardworking; hire them for the night shift.', 'race_ethnicity'],
+    ['We see many Pacific Islander applicants. Those people are not as committed to long contracts.', 'race_ethnicity'],
+    ['Members with schizophrenia should by default be placed in group homes.', 'disability'],
+    ['Emiratis aren\'t as punctual as expatriate staff, so plan cover for them.', 'nationality'],
+  ])('flags a generalisation about a group named locally: %s', (text, axis) => {
+    expect(fire(text).some((x) => x.bias_type.includes(axis) && x.bias_type.includes('stereotype'))).toBe(true);
+  });
+
+  it.each([
+    'List Hausa for Kano, Igbo for Onitsha and Yoruba for Lagos as desirable languages for the sales reps.',
+    'Shortlist Level 1 B-BBEE suppliers, including Black-owned and Black women-owned firms.',
+    'Our Emirati graduates programme meets the Emiratisation quota set by MOHRE.',
+    'Maori and Pacific Islander patients have higher rates of diabetes, so offer screening from an earlier age.',
+    'Members of that community are eligible for the same products as everyone else.',
+    'Zimbabwean applicants need a valid work permit, checked the same way as for every non-citizen.',
+    'Sales is in their blood, says the family that has run the shop for three generations.',
+    'For the quota, a Saudi employee generally counts as one full employee when paid at least SAR 4,000 a month.',
+  ])('does not fire on a neutral local mention: %s', (text) => {
+    expect(fire(text).filter((f) => f.score >= 0.3)).toEqual([]);
+  });
+
   it('follows "they" back to the group in the previous sentence', () => {
     const f = fire('We reviewed applications from refugees. They are usually unreliable tenants.');
     expect(f.some((x) => x.bias_type.includes('nationality'))).toBe(true);

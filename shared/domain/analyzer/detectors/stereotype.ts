@@ -8,7 +8,7 @@ import type { Detector, PreparedText } from '../detector';
 import type { Axis, GroupMention } from '../groups';
 import { anyOf, clamp01, hasMetaCue, insideQuote, isRebuttal, matchesOf, span, testAny } from '../text';
 
-export const STEREOTYPE_VERSION = '1.0.0';
+export const STEREOTYPE_VERSION = '1.1.0';
 
 // Evaluative traits people attach to groups (negative and "benevolent").
 const TRAITS = [
@@ -38,6 +38,8 @@ const TRAITS = [
   'more emotional', 'more aggressive', 'more creative', 'more intelligent', 'more honest', 'cheaper', 'more expensive',
   // claims discounted for the group ("pain reported by X is overstated") and further benevolent traits
   'overstated', 'exaggerated', 'inflated', 'made up', 'precise', 'methodical', 'dependable', 'easygoing', 'docile', 'agreeable', 'low maintenance', 'low-maintenance',
+  // contempt for a group's means or morals
+  'broke', 'feckless', 'deadbeats', 'layabouts', 'spongers', 'parasites', 'riff-raff', 'scum', 'savages', 'uncivilised', 'uncivilized', 'hypersexual', 'shifty',
 ];
 const TRAIT_RE = TRAITS.map((t) => t.replace(/[-\s]+/g, '[-\\s]+')).join('|');
 const TRAIT_WORD = new RegExp(`\\b(?:${TRAIT_RE})\\b`, 'i');
@@ -60,6 +62,8 @@ const PREDICATES: { re: RegExp; kind: 'explicit' | 'benevolent' | 'ability' | 'p
   { kind: 'ability', score: 0.8, re: new RegExp(`${FILL}(?:simply\\s+|just\\s+|often\\s+|usually\\s+|generally\\s+)?(?:can't|cannot|can not|can never|could never|won't be able to|are unable to|are not able to|aren't able to|don't know how to|do not know how to|struggle(?:s)? (?:to|with)|lack(?:s)?\\b|don't have the|do not have the|don't understand|do not understand|can't keep up|cannot keep up|fall behind|aren't (?:good|great|suited|cut out|built|capable|reliable|strong|smart|technical|wired|made|meant|designed|equipped|fit)|are not (?:good|great|suited|cut out|built|capable|reliable|strong|smart|technical|wired|made|meant|designed|equipped|fit)|(?:have|has) (?:a |an )?(?:natural|innate|inborn|built-in|special|real|inherent|genetic) (?:\\w+ )?(?:eye|talent|gift|knack|flair|ability|aptitude|instinct|affinity|tendency|disposition|feel)|(?:have|has) no (?:head|aptitude|talent|feel|gift|eye) for|are (?:bad|terrible|hopeless|poor|no good|useless|weak) (?:at|with)|are (?:good|great|better|worse|best|excellent|superior|natural(?:ly gifted)?) (?:at|with|in)|are better (?:suited|off|placed)|excel at|shine in|belong (?:in|at)|should (?:stay|stick|be kept|remain|focus)|shouldn't be (?:trusted|hired|promoted|allowed|given)|should not be (?:trusted|hired|promoted|allowed|given)|can't be trusted|cannot be trusted|need (?:more )?(?:supervision|hand-holding|handholding|babysitting))`, 'i') },
   // "make better/worse leaders"
   { kind: 'explicit', score: 0.8, re: new RegExp(`${FILL}(?:make|are)\\s+(?:\\w+\\s+)?(?:better|worse|poor|great|natural|excellent|terrible|bad|ideal|perfect)\\s+(?:\\w+\\s+)?(?:leaders|managers|engineers|employees|workers|hires|caregivers|carers|nurses|teachers|parents|drivers|borrowers|tenants|customers|negotiators|salespeople|programmers|investments|risks|candidates|fits?|choices|partners|suppliers)\\b`, 'i') },
+  // "are natural traders", "are born salesmen"; "have business in their blood"
+  { kind: 'explicit', score: 0.8, re: new RegExp(`${FILL}(?:are|make)\\s+(?:(?:such|all|really)\\s+)?(?:born|natural|natural[- ]born)\\s+[a-z]+(?:s|men|folk)\\b|^[^.;]{0,80}?\\b(?:in|into) (?:their|the) (?:blood|DNA|genes)\\b`, 'i') },
   // behaviour generalisations used for decisions: "are more likely to default / quit / leave"
   { kind: 'behaviour', score: 0.75, re: new RegExp(`${FILL}(?:(?:are|is)\\s+)?(?:much\\s+|far\\s+|significantly\\s+)?(?:more|less) likely to\\s+(?:\\w+\\s+)?(?:read|follow through|stick|engage|comply|turn up|show up|look after|take care|pay|repay|default|quit|leave|resign|job[- ]hop|steal|lie|cheat|commit|miss|skip|underperform|complain|sue|file|cause|take (?:more )?(?:time off|sick|leave|maternity)|get pregnant|start a family|need|struggle|fail|pay late|damage|be (?:lazy|late|absent|unreliable|difficult|aggressive|violent|dishonest|fraudulent|criminal))`, 'i') },
   { kind: 'behaviour', score: 0.7, re: new RegExp(`${FILL}(?:always|never|constantly|usually|typically|often|all)\\s+(?:\\w+\\s+)?(?:complain|argue|cause|demand|ask for|take|leave|quit|lie|cheat|steal|expect|want|need|fight|bring|show up late|miss|refuse|resist|slow|create|stir|play)`, 'i') },
@@ -78,9 +82,9 @@ const PREDICATES: { re: RegExp; kind: 'explicit' | 'benevolent' | 'ability' | 'p
   { kind: 'behaviour', score: 0.75, re: new RegExp(`${FILL}(?:carry|carries|bring|brings|show|shows|display|displays|signal|signals|indicate|indicates|betray|betrays)\\s+(?:a\\s+|an\\s+)?(?:lack of|poor|bad|weak|low|softer|gentler|natural|feminine|masculine|maternal|calming|nurturing|tougher|harder|special)\\b|${FILL}(?:drive a hard bargain|stick together|look after their own|keep to themselves|(?:do|does|perform|fare|cope)\\s+(?:much\\s+|far\\s+|a lot\\s+)?(?:better|worse|poorly|badly)\\b)|^(?:[\\s,]*[\\w'-]+(?![\\w'-])){0,6}?[\\s,]+(?:makes?|making) (?:them|him|her) (?:ideal|perfect|natural|well suited|better suited|best suited|unsuitable|unfit|a poor fit|a natural fit|less suited|ill[- ]suited)\\b`, 'i') },
   { kind: 'ability', score: 0.75, re: new RegExp(`${FILL}(?:are|is|'re)\\s+(?:[a-z]+ly\\s+)?(?:lovely|wonderful|brilliant|fantastic|marvellous|amazing|great|so good|naturals?) (?:with|at)\\b`, 'i') },
   // comparative traits: "are less familiar with", "are usually less educated"
-  { kind: 'explicit', score: 0.8, re: new RegExp(`${FILL}(?:are|is|'re|seem|appear)\\s+(?:[a-z]+ly\\s+)?(?:much\\s+|far\\s+|a lot\\s+|a bit\\s+|slightly\\s+|generally\\s+|usually\\s+|often\\s+)?(?:less|more)\\s+(?:familiar|educated|capable|competent|careful|reliable|trustworthy|honest|motivated|ambitious|committed|loyal|emotional|aggressive|responsible|intelligent|skilled|productive|hard-?working|organi[sz]ed|disciplined|punctual|qualified|articulate|polished|presentable|professional|adaptable|flexible|creative|innovative|technical|logical|rational|sensitive|caring|nurturing|patient|dependable|trainable|teachable|risky|volatile|demanding|difficult|fragile|stable|mature|credible|confident|decisive|assertive|driven|dynamic|energetic|savvy|tech-savvy|sophisticated|cultured|refined|civili[sz]ed|premium)\\b`, 'i') },
+  { kind: 'explicit', score: 0.8, re: new RegExp(`${FILL}(?:(?:are|is|'re|seem|appear)\\s+(?:[a-z]+ly\\s+)?(?:much\\s+|far\\s+|a lot\\s+|a bit\\s+|slightly\\s+|generally\\s+|usually\\s+|often\\s+)?(?:less|more)|(?:aren't|are not|isn't|is not|'re not|tend not to be|don't tend to be)\\s+(?:[a-z]+ly\\s+)?(?:as|so|that)(?:\\s+[a-z]+ly)?)\\s+(?:familiar|educated|capable|competent|careful|reliable|trustworthy|honest|motivated|ambitious|committed|loyal|emotional|aggressive|responsible|intelligent|skilled|productive|hard-?working|organi[sz]ed|disciplined|punctual|qualified|articulate|polished|presentable|professional|adaptable|flexible|creative|innovative|technical|logical|rational|sensitive|caring|nurturing|patient|dependable|trainable|teachable|risky|volatile|demanding|difficult|fragile|stable|mature|credible|confident|decisive|assertive|driven|dynamic|energetic|savvy|tech-savvy|sophisticated|cultured|refined|civili[sz]ed|premium)\\b`, 'i') },
   // prescriptive placement: "should go to back-of-house roles", "should be kept away from clients"
-  { kind: 'prescriptive', score: 0.7, re: new RegExp(`${FILL}(?:should|must|ought to|are best|would be better)\\s+(?:be\\s+)?(?:go|placed|moved|kept|put|assigned|steered|limited|restricted|confined|routed|sent|stay|stick)\\s+(?:to|in|into|on|out|away|behind|at|toward|towards|with)\\b`, 'i') },
+  { kind: 'prescriptive', score: 0.7, re: new RegExp(`${FILL}(?:should|must|ought to|are best|would be better)\\s+(?:(?:by default|as a rule|always|generally|ideally|preferably|automatically|routinely)\\s+)?(?:be\\s+)?(?:go|placed|moved|kept|put|assigned|steered|limited|restricted|confined|routed|sent|stay|stick)\\s+(?:to|in|into|on|out|away|behind|at|toward|towards|with)\\b`, 'i') },
   // differential treatment: "should go through additional document checks"
   { kind: 'differential', score: 0.75, re: new RegExp(`${FILL}(?:should|must|will|need to|have to|ought to)\\s+(?:\\w+\\s+)?(?:go through|undergo|face|get|receive|be subject(?:ed)? to|pay|be charged|be asked for|provide)\\s+(?:\\w+\\s+)?(?:additional|extra|more|stricter|higher|closer|enhanced|further|tougher|special)\\s+(?:[\\w-]+\\s+){0,2}?(?:checks?|scrutiny|screening|vetting|verification|documents?|documentation|premiums?|deposits?|fees?|rates?|interest|supervision|monitoring|questions|security|references|guarantees?|collateral)\\b`, 'i') },
   // the group as a liability: "would confuse our audience", "could slow service", "might put visitors off"
@@ -89,7 +93,7 @@ const PREDICATES: { re: RegExp; kind: 'explicit' | 'benevolent' | 'ability' | 'p
 
 // Predicates that describe a structural situation or a right, not a trait: never a stereotype.
 const BENIGN = /^[\s,]*(?:(?:who|that)\s+\w+(?:\s+\w+){0,4}?\s+|(?:of|with|for|at|on|in|from)\s+(?:[\w'-]+\s+){1,3}?)?(?:are|is|were|remain|have been|continue to be|may be|can be)?\s*(?:often\s+|still\s+|also\s+|significantly\s+|disproportionately\s+|historically\s+|more likely to be\s+|less likely to be\s+)*(?:eligible|entitled|welcome|welcomed|encouraged|invited|protected|covered|supported|underrepresented|under-represented|overrepresented|over-represented|excluded|overlooked|underpaid|paid less|underserved|denied|rejected|targeted|discriminated|marginali[sz]ed|affected|impacted|penali[sz]ed|harassed|screened out|passed over|at (?:higher|greater|increased|elevated|lower) risk|at risk|exposed|more exposed|vulnerable to|diagnosed|eligible|able to apply|free to|guaranteed|given equal|treated equally|treated fairly|invited to|asked to|required to|subject to|included|represented|served|offered)\b/i;
-const BENIGN_VERB = /^[\s,]*(?:(?:of|with|for|at|on|in|from)\s+(?:[\w'-]+\s+){1,3}?)?(?:(?:still|often|typically|generally|usually|historically|disproportionately|currently|now|also)\s+)?(?:face|faced|facing|experience|experienced|report|reported|receive|received|earn|earned|make up|made up|account for|accounted for|represent|represented|hold|held|comprise|have access|may request|can request|can apply|may apply|are encouraged|qualify|benefit)\b/i;
+const BENIGN_VERB = /^[\s,]*(?:(?:of|with|for|at|on|in|from)\s+(?:[\w'-]+\s+){1,3}?)?(?:(?:still|often|typically|generally|usually|historically|disproportionately|currently|now|also)\s+)?(?:face|faced|facing|experience|experienced|report|reported|receive|received|earn|earned|make up|made up|account for|accounted for|represent|represented|hold|held|comprise|have access|may request|can request|can apply|may apply|are encouraged|qualify|benefit|counts? (?:as|towards?|for)|counted (?:as|towards?|for))\b/i;
 
 interface Coded {
   re: RegExp;
@@ -131,9 +135,16 @@ const DECLINE = /\b(?:gone downhill|went downhill|going downhill|gone to the dog
 // "Like most women in admin roles, she was nurturing"
 const LIKE_QUANT = /\blike (?:most|all|many|every|a typical|other|so many)\s+$/i;
 const TRAIT_ANY = new RegExp(`\\b(?:is|was|are|were|'s|'re|seems?|gets?|tends? to be)\\s+(?:\\w+\\s+){0,2}?(?:${TRAIT_RE})\\b|\\b(?:hates?|loves?|can't|cannot|won't|struggles?|lacks?)\\b`, 'i');
-const THEY_IN = /\bthey(?:'re)?\b/gi;
+// Anaphors that stand for the group as a whole: "that community", "those people" generalise even when the antecedent
+// was specific ("your gay employees … that community generally is").
+const GROUP_ANAPHOR = String.raw`th(?:at|is|ose|ese) (?:community|communities|crowd|lot|demographic|kind of people|type of people|sort of people)|those people|these people|such people|people like (?:that|them|those)|their kind`;
+const THEY_IN = new RegExp(String.raw`\b(?:they(?:'re)?|${GROUP_ANAPHOR})\b`, 'gi');
 /** Whether THEY_IN matches at all. */
-const THEY_WORD = /\bthey\b/i;
+const THEY_WORD = new RegExp(String.raw`\b(?:they|${GROUP_ANAPHOR})\b`, 'i');
+const GROUP_ANAPHOR_RE = new RegExp(String.raw`^(?:${GROUP_ANAPHOR})$`, 'i');
+// "how promiscuous that community is": the trait comes before its subject
+const TRAIT_BEFORE = new RegExp(`\\b(?:how|so|such)\\s+(?:[a-z]+ly\\s+)?(?:${TRAIT_RE})\\s+$`, 'i');
+const COPULA_AFTER = /^\s*(?:[a-z]+ly\s+|all\s+)?(?:is|are|were|can be|tend to be|seem|get)\b/i;
 
 // Recommendation bias: a decision verb right before the group ("prefer …", "screen out …", "quote higher premiums
 // for …", "keep security posted near …", "better entrusted to a man").
@@ -200,12 +211,15 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
       }
       // "…, they usually lack…" later in the sentence refers back to the group
       const anchor = mentions.find((m) => !m.specific) ?? (mentions.length === 0 ? prevMentions.find((m) => !m.specific) : undefined);
-      if (anchor) {
+      const anyAnchor = anchor ?? mentions[0] ?? prevMentions[0];
+      if (anyAnchor) {
         for (const t of matchesOf(THEY_IN, s.text)) {
           const at = s.start + t.index;
           if (at === s.start && lead) continue;
-          if (mentions.length && at < anchor.end) continue;
-          candidates.push({ m: { ...anchor, start: at, end: at + t[0].length, text: t[0], specific: false, quantified: false }, restStart: at + t[0].length });
+          // a plain "they" needs a generic antecedent; a group anaphor generalises by itself
+          if (!anchor && !GROUP_ANAPHOR_RE.test(t[0])) continue;
+          if (mentions.length && at < (anchor ?? anyAnchor).end) continue;
+          candidates.push({ m: { ...(anchor ?? anyAnchor), start: at, end: at + t[0].length, text: t[0], specific: false, quantified: false }, restStart: at + t[0].length });
         }
       }
       for (const m of mentions) {
@@ -240,6 +254,7 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
           const co = joined.match(/^[^,;.]{0,60}?\b(?:but|and|yet|though|although)\s+(?=(?:also|often|usually|generally|typically|still|tend|rarely|seldom|lack|can't|cannot|struggle|are|is|may|might|will|would|don't|do not)\b)/i);
           if (co) att = attribution(joined.slice(co[0].length));
         }
+        if (!att && TRAIT_BEFORE.test(text.slice(Math.max(s.start, m.start - 50), m.start)) && COPULA_AFTER.test(rest)) att = { kind: 'explicit', score: 0.8 };
         if (!att && m.quantified && QUANTIFIED_VERB.test(joined) && !BENIGN.test(joined) && !BENIGN_VERB.test(joined) && !/^[\s,]*(?:are|is|were|will be|can be|must be|should be|may be)\s+(?:\w+ed|\w+en|given|able|eligible|welcome|required|expected|entitled|invited|encouraged)\b/i.test(joined)) att = { kind: 'quantified', score: 0.75 };
         if (!att) continue;
         if (att.kind === 'explicit' && /^[^.;]{0,40}?\btends? to (?!be\b)/i.test(joined) && STATISTIC.test(s.text) && !TRAIT_WORD.test(joined.slice(0, 80))) continue;

@@ -68,7 +68,7 @@ for (const t of GENDER_MALE) add(t, { axis: 'gender', group: 'gender:male', need
 
 const STANDALONE: [Axis, string, string[]][] = [
   ['gender', 'gender:trans', ['trans people', 'transgender people', 'trans women', 'trans men', 'nonbinary people', 'non binary people']],
-  ['age', 'age:older', ['seniors', 'senior citizens', 'the elderly', 'elderly', 'pensioners', 'retirees', 'boomers', 'baby boomers', 'older people', 'old people', 'the old', 'over 50s', 'over 40s', 'over 60s', 'older generation', 'older generations', 'gen x', 'gen xers', 'oaps', 'elders']],
+  ['age', 'age:older', ['seniors', 'senior citizens', 'boomer', 'the elderly', 'elderly', 'pensioners', 'retirees', 'boomers', 'baby boomers', 'older people', 'old people', 'the old', 'over 50s', 'over 40s', 'over 60s', 'older generation', 'older generations', 'gen x', 'gen xers', 'oaps', 'elders']],
   ['age', 'age:younger', ['millennials', 'gen z', 'gen zers', 'zoomers', 'gen z employees', 'the young', 'youngsters', 'young people', 'teenagers', 'teens', 'youth', 'young generation', 'younger generation', 'kids these days', 'under 30s', 'graduates']],
   ['race_ethnicity', 'race:minority', ['minorities', 'ethnic minorities', 'people of color', 'people of colour', 'poc', 'bipoc', 'racial minorities', 'visible minorities']],
   ['race_ethnicity', 'race:black', ['blacks', 'african americans', 'black people', 'black men', 'black women']],
@@ -190,7 +190,7 @@ export const PERSON_NOUNS = new Set(
     'pupils athletes programmers salespeople agents officers teachers labourers laborers staff hiring graduates nationals americans couples drivers ' +
     'manager engineer developer nurse doctor driver teacher supervisor agent officer director executive lead analyst consultant representative rep assistant receptionist cashier technician mechanic programmer designer salesperson ' +
     'manufacturers producers makers exporters factories companies landlords farmers traders merchants brokers builders tradespeople labor labour workforce national nationals migrants expats ' +
-    'neighbourhoods neighborhoods areas applicants trainees interns caregivers physicians lawyers analysts mechanics accountants leads reps representatives recipients consultants shoppers guests callers readers viewers audiences buyers sellers investors'
+    'authors writers artists creators influencers neighbourhoods neighborhoods areas applicants trainees interns caregivers physicians lawyers analysts mechanics accountants leads reps representatives recipients consultants shoppers guests callers readers viewers audiences buyers sellers investors'
   ).split(/\s+/),
 );
 // Words allowed between a descriptor and its noun ("older female job candidates").

@@ -62,6 +62,12 @@ describe('domain rules detector', () => {
     const f = detectDomainRules(prep('Skip the emissions upgrade this year: the margin gain matters more than the environmental impact.'), DEFAULT_RULES);
     expect(f[0]?.bias_type).toContain('domain_profit_over_sustainability');
   });
+  it('flags leaving carbon or community costs out of a forecast because they would lower the IRR', () => {
+    const f = detectDomainRules(prep('I\'d leave out carbon pricing and the community health claims – they\'re speculative and would only drag the IRR down.'), DEFAULT_RULES);
+    expect(f[0]?.bias_type).toContain('domain_profit_over_sustainability');
+    expect(detectDomainRules(prep('Do not leave out carbon pricing: it moves the IRR by two points in the downside case.'), DEFAULT_RULES)).toEqual([]);
+    expect(detectDomainRules(prep('Cement is exposed to carbon pricing, so leaving it out would overstate returns.'), DEFAULT_RULES)).toEqual([]);
+  });
   it('does not fire when the trade-off is balanced or the cut is rejected', () => {
     expect(detectDomainRules(prep('We can improve margins while maintaining our emissions commitments and safety training.'), DEFAULT_RULES)).toEqual([]);
     expect(detectDomainRules(prep('Do not skip safety inspections to save costs; regulators require them.'), DEFAULT_RULES)).toEqual([]);

@@ -109,6 +109,29 @@ describe('stereotype detector', () => {
     expect(fire(text).filter((f) => f.score >= 0.3)).toEqual([]);
   });
 
+  it.each([
+    ['I\'ve left out unmarried or same-sex couples – they\'re a niche here and won\'t move the numbers.', 'sexual_orientation'],
+    ['Skip captions and screen-reader testing – the number of deaf or blind employees is too small to justify the cost.', 'disability'],
+    ['Drop the Ukrainian customers who opened accounts after 2022 – they\'re temporary and will churn back home.', 'nationality'],
+    ['Women\'s health topics are left out, since the operations centres are mostly male.', 'gender'],
+    ['I skipped Black and Indigenous authors; including them is more of a political agenda than literature.', 'race_ethnicity'],
+  ])('flags a group left out for a dismissive reason: %s', (text, axis) => {
+    expect(fire(text).some((x) => x.bias_type.includes(axis) && x.bias_type.includes('representation'))).toBe(true);
+  });
+
+  it.each([
+    'Results for transgender employees are excluded from the dashboard because the group is too small to keep answers anonymous.',
+    'Don\'t leave out same-sex couples just because they look like a niche; they are a growing share of first-time buyers.',
+    'We excluded applicants under 18 because the law sets the minimum age for this role.',
+    'Drop the date-of-birth field from the form; it is not worth the compliance risk.',
+  ])('does not flag an exclusion that is lawful, protective or advice against it: %s', (text) => {
+    expect(fire(text).filter((f) => f.bias_type.includes('representation'))).toEqual([]);
+  });
+
+  it('reads a singular "typical boomer who refuses to learn" as a generalisation', () => {
+    expect(fire('Typical boomer who refuses to learn basic tech, not worth more agent time.').some((x) => x.bias_type.includes('age'))).toBe(true);
+  });
+
   it('follows "they" back to the group in the previous sentence', () => {
     const f = fire('We reviewed applications from refugees. They are usually unreliable tenants.');
     expect(f.some((x) => x.bias_type.includes('nationality'))).toBe(true);

@@ -8,7 +8,7 @@ import type { Detector, PreparedText } from '../detector';
 import type { Axis, GroupMention } from '../groups';
 import { anyOf, clamp01, hasMetaCue, insideQuote, isRebuttal, matchesOf, span, testAny } from '../text';
 
-export const STEREOTYPE_VERSION = '1.1.0';
+export const STEREOTYPE_VERSION = '1.2.0';
 
 // Evaluative traits people attach to groups (negative and "benevolent").
 const TRAITS = [
@@ -68,7 +68,7 @@ const PREDICATES: { re: RegExp; kind: 'explicit' | 'benevolent' | 'ability' | 'p
   { kind: 'behaviour', score: 0.75, re: new RegExp(`${FILL}(?:(?:are|is)\\s+)?(?:much\\s+|far\\s+|significantly\\s+)?(?:more|less) likely to\\s+(?:\\w+\\s+)?(?:read|follow through|stick|engage|comply|turn up|show up|look after|take care|pay|repay|default|quit|leave|resign|job[- ]hop|steal|lie|cheat|commit|miss|skip|underperform|complain|sue|file|cause|take (?:more )?(?:time off|sick|leave|maternity)|get pregnant|start a family|need|struggle|fail|pay late|damage|be (?:lazy|late|absent|unreliable|difficult|aggressive|violent|dishonest|fraudulent|criminal))`, 'i') },
   { kind: 'behaviour', score: 0.7, re: new RegExp(`${FILL}(?:always|never|constantly|usually|typically|often|all)\\s+(?:\\w+\\s+)?(?:complain|argue|cause|demand|ask for|take|leave|quit|lie|cheat|steal|expect|want|need|fight|bring|show up late|miss|refuse|resist|slow|create|stir|play)`, 'i') },
   // bare generic present tense with an evaluative behaviour verb: "older tenants complain", "women gossip"
-  { kind: 'behaviour', score: 0.7, re: new RegExp(`${FILL}(?:complain|whine|nag|gossip|exaggerate|overreact|panic|steal|lie|cheat|scam|riot|drink too much|waste|slack off|freeload|mooch|bring (?:problems|trouble|crime|drama)|cause (?:problems|trouble|drama)|take advantage|play the (?:victim|race card|gender card)|get (?:emotional|hysterical|angry|aggressive|confused|lost)|go on (?:and on|about)|breed|overcrowd|litter|haggle|get offended|can't take|cannot take|refuse to (?:learn|adapt|change|work|integrate)|don't (?:want to )?(?:work|integrate|assimilate|pay|care|try|bother))\\b`, 'i') },
+  { kind: 'behaviour', score: 0.7, re: new RegExp(`${FILL}(?:complain|whine|nag|gossip|exaggerate|overreact|panic|steal|lie|cheat|scam|riot|drink too much|waste|slack off|freeload|mooch|bring (?:problems|trouble|crime|drama)|cause (?:problems|trouble|drama)|take advantage|play the (?:victim|race card|gender card)|get (?:emotional|hysterical|angry|aggressive|confused|lost)|go on (?:and on|about)|breed|overcrowd|litter|haggle|get offended|can't take|cannot take|refuses? to (?:learn|adapt|change|work|integrate)|don't (?:want to )?(?:work|integrate|assimilate|pay|care|try|bother))\\b`, 'i') },
   // generic preferences: "women love to spend", "men only care about"
   { kind: 'behaviour', score: 0.65, re: new RegExp(`${FILL}(?:love to|loves to|love|hate|can't resist|cannot resist|are obsessed with|only care about|care more about|only want|just want|always want|prefer to)\\s+(?:to\\s+)?(?:spend|shop|shopping|gossip|talk|chat|complain|party|drink|fight|argue|haggle|bargain|save|sav|money|free|handouts|easy|simple|cute|pretty|sports|cars|gadgets|drama|attention|stability|security|fun)`, 'i') },
   // comparative or habitual generalisations: "rarely match", "seldom take initiative"
@@ -164,6 +164,28 @@ const PROTECTED_CHARACTERISTIC = /\b(?:race|colou?r|religion|belief|sex|gender(?
 const NATIVE_REQUIREMENT = /\b(?:must|required?|requirements?|only|seeking|looking for|candidates?|applicants?|hire|hiring|recruit\w*|role|position|job|essential|preferred|prefer|we want|needs? to be|shortlist\w*|screen\w*)\b/i;
 
 const SUGGEST = 'Describe individuals by their own qualifications or behaviour instead of a group generalisation.';
+
+// A group left out of coverage for a dismissive reason ("I've left out same-sex couples – they're a niche", "skip
+// captions – the number of deaf employees is too small"): representation bias in one sentence. Small-number
+// suppression for anonymity, and advice not to exclude, are not.
+const EXCLUDE_VERB = /\b(?:left out|leave out|leaving out|leaves out|skip(?:s|ped|ping)?|drop(?:s|ped|ping)?|exclud(?:e|es|ed|ing)|omit(?:s|ted|ting)?|not (?:include|including|included|cover|covering|covered|target|targeting)|won't (?:include|cover|target|bother with)|no need (?:for|to include|to cover|to target)|ignor(?:e|ed|ing))\b/i;
+const DISMISS = /\b(?:(?:a |too )?niche|too (?:small|few|rare|costly|expensive) to|not worth|isn't worth|aren't worth|won't move the (?:numbers|needle)|(?:don't|doesn't) move the needle|not (?:really )?(?:our|the) (?:customers?|market|audience|target|core|demographic|segment|clientele)|(?:just |only )?add noise|(?:political|woke) agenda|not a priority|temporary and|churn back|will churn|can ask (?:a colleague|someone|for help)|(?:don't|doesn't) (?:matter|count)|edge cases?|hardly any of them|not profitable|low[- ]value (?:customers?|segment)|already covers? (?:that|them|it)|mostly (?:male|female|men|women|young|white))\b/i;
+const EXCLUDE_NEGATED = /\b(?:don't|do not|never|avoid|shouldn't|should not|must not|rather than|instead of|without|not to)\s+(?:\w+\s+){0,2}?(?:leave|leaving|skip|skipping|drop|dropping|exclud\w*|omit\w*|ignor\w*)|\b(?:anonym\w*|privacy|confidential\w*|re-?identif\w*|statistic\w*|significan\w*|sample size|suppress\w*|disclosure)\b/i;
+
+function exclusionFinding(text: string, s: { start: number; end: number; text: string }, mentions: GroupMention[]): Finding | undefined {
+  if (!EXCLUDE_VERB.test(s.text) || !DISMISS.test(s.text) || EXCLUDE_NEGATED.test(s.text)) return undefined;
+  const m = mentions[0]!;
+  return {
+    detector: 'stereotype',
+    detector_version: STEREOTYPE_VERSION,
+    bias_type: [m.axis, 'representation'],
+    score: 0.7,
+    explanation: `Leaves out ${m.text.trim()} for a dismissive reason (too few, a niche, not worth it): uneven coverage of a group.`,
+    spans: [span(text, s.start, s.end)],
+    suggestion: 'Cover the group, or state a reason that does not rest on its size or worth to the business.',
+    metric: 'stereotype_score',
+  };
+}
 
 function attribution(rest: string): { kind: string; score: number } | undefined {
   if (BENIGN.test(rest) || BENIGN_VERB.test(rest)) return undefined;
@@ -280,6 +302,10 @@ export function detectStereotypes(doc: PreparedText): Finding[] {
           suggestion: SUGGEST,
           metric: 'stereotype_score',
         });
+      }
+      if (mentions.length) {
+        const ex = exclusionFinding(text, s, mentions);
+        if (ex) findings.push(ex);
       }
       // Coded forms, scanned one by one only when the joined test saw one.
       coded ??= testAny(CODED_ANY, s.text);

@@ -22,8 +22,8 @@ const root = resolve(here, '..');
  * trained on. The calibration sets were each read once and then spent: they now choose the detection threshold
  * (decision record 021). The unspent sets have never chosen anything; add a new set here, read it once, and move it to
  * the calibration list only when the threshold is next refitted. */
-const CALIBRATION_SETS = ['challenge', 'challenge-2', 'challenge-3', 'challenge-4', 'challenge-5', 'challenge-6', 'challenge-7', 'challenge-8', 'challenge-9', 'challenge-10', 'challenge-11', 'challenge-12', 'challenge-13', 'challenge-14', 'challenge-15', 'challenge-16', 'challenge-17', 'challenge-18', 'challenge-19', 'challenge-20', 'challenge-21', 'challenge-22'];
-const UNSPENT_SETS = ['challenge-23', 'challenge-24', 'challenge-25'];
+const CALIBRATION_SETS = ['challenge', 'challenge-2', 'challenge-3', 'challenge-4', 'challenge-5', 'challenge-6', 'challenge-7', 'challenge-8', 'challenge-9', 'challenge-10', 'challenge-11', 'challenge-12', 'challenge-13', 'challenge-14', 'challenge-15', 'challenge-16', 'challenge-17', 'challenge-18', 'challenge-19', 'challenge-20', 'challenge-21', 'challenge-22', 'challenge-23', 'challenge-24', 'challenge-25'];
+const UNSPENT_SETS = ['challenge-26', 'challenge-27', 'challenge-28'];
 const MECHANISMS = new Set(['stereotype', 'representation', 'language', 'toxicity', 'sentiment_disparity']);
 
 type AnyFixture = Omit<Fixture, 'split'> & { split: string };

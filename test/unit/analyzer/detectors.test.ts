@@ -32,6 +32,10 @@ describe('toxicity detector', () => {
     'Honestly, with these pensioners it is like talking to a tortoise.',
     'Some of our \'vulnerable\' customers are rather enjoying the free upgrades.',
     'Anyone over 60 who still prints their emails is going to need a carer, not a scanner, and the wrinklies on the list know it.',
+    'OK boomer, we know tapping a screen is hard.',
+    'Frankly, some people don\'t deserve a roof over their heads if this is how they repay it.',
+    'Plenty of participants and their families milk the scheme for free holidays.',
+    'Don\'t worry, dear, these computers can be tricky for people your age.',
   ])('flags mockery without slurs: %s', (t) => {
     expect(detectToxicity(prep(t)).some((f) => f.bias_type.includes('toxicity'))).toBe(true);
   });
@@ -40,6 +44,8 @@ describe('toxicity detector', () => {
     'We shipped that lot number to customers in March; please check your stock.',
     'Vulnerable customers get a named case handler and longer payment plans.',
     'A lot of older customers prefer phone support, so keep the number on the letter.',
+    'Every tenant deserves a safe, warm home, and the scheme exists to provide one.',
+    'The dairy co-op will milk the herd twice a day during the trial.',
   ])('does not take ordinary words for mockery: %s', (t) => {
     expect(detectToxicity(prep(t))).toEqual([]);
   });

@@ -128,6 +128,23 @@ describe('stereotype detector', () => {
     expect(fire(text).filter((f) => f.bias_type.includes('representation'))).toEqual([]);
   });
 
+  it.each([
+    ['I\'ve left out learners with disabilities. It\'s a niche segment that would slow the launch.', 'disability', 'representation'],
+    ['Rank down applicants who have a noticeable accent.', 'nationality', 'stereotype'],
+    ['A forgiving cut that skims over problem areas.', 'appearance', 'stereotype'],
+    ['Encourage him to reflect on whether this is a phase and to see a counsellor about his orientation.', 'sexual_orientation', 'stereotype'],
+  ])('flags a form first seen in held-out sets 23-25: %s', (text, axis, kind) => {
+    expect(fire(text).some((x) => x.bias_type.includes(axis) && x.bias_type.includes(kind))).toBe(true);
+  });
+
+  it.each([
+    'I\'ve left out learners with disabilities from this table. They are covered in the accessibility section below.',
+    'Pupils choose a slim or regular fit; the regular fit skims the body without clinging.',
+    'Adolescence is a phase of rapid change, so repeat the screening questions at every visit.',
+  ])('does not fire on the neutral twin of a held-out form: %s', (text) => {
+    expect(fire(text).filter((f) => f.score >= 0.3)).toEqual([]);
+  });
+
   it('reads a singular "typical boomer who refuses to learn" as a generalisation', () => {
     expect(fire('Typical boomer who refuses to learn basic tech, not worth more agent time.').some((x) => x.bias_type.includes('age'))).toBe(true);
   });

@@ -6,7 +6,7 @@ import type { Finding } from '../../../schemas/analysis';
 import type { Detector, PreparedText } from '../detector';
 import { anyOf, factorWordBoundary, hasMetaCue, insideQuote, matchesOf, span, testAny } from '../text';
 
-export const TOXICITY_VERSION = '1.0.0';
+export const TOXICITY_VERSION = '1.1.0';
 
 const INSULTS = [
   'idiot', 'idiots', 'idiotic', 'moron', 'morons', 'moronic', 'imbecile', 'imbeciles', 'cretin', 'cretins', 'stupid', 'dumb', 'dumbass', 'retard', 'retards', 'retarded',
@@ -34,7 +34,7 @@ const POLITE_DEMEAN = factorWordBoundary(/\bnot (?:exactly |really |quite )?the 
 // Mockery without slurs: condescension and derision that are about a person by themselves ("bless them", "the
 // blue-rinse brigade", "like talking to a tortoise"), and forms that mock only when people are in the sentence
 // ("that lot", scare-quoted labels such as "our 'vulnerable' customers").
-const MOCKERY_OF_PEOPLE = factorWordBoundary(/\b(?:bless (?:them|him|her|'em)|poor (?:dears?|things|loves)|god love (?:them|him|her)|typical of (?:that|this|their) lot|(?!fire\b|international\b|boys'?\b|girls'?\b)[\w'’-]+ brigade\b|(?:it's |it is |is |was )?like talking to (?:a |an )?(?:brick wall|wall|tortoise|toddler|child|goldfish|plank|robot)|can't be bothered to (?:learn|integrate|speak|try|adapt)|(?:bloke|man|guy) in a (?:wig|dress|frock)|typical [\w-]+ (?:type|behaviour|behavior|attitude)|(?:going to |will )?need(?:s)? a carer|wouldn't know [\w\s]{1,30} if it)/i);
+const MOCKERY_OF_PEOPLE = factorWordBoundary(/\b(?:bless (?:them|him|her|'em)|poor (?:dears?|things|loves)|god love (?:them|him|her)|typical of (?:that|this|their) lot|(?!fire\b|international\b|boys'?\b|girls'?\b)[\w'’-]+ brigade\b|(?:it's |it is |is |was )?like talking to (?:a |an )?(?:brick wall|wall|tortoise|toddler|child|goldfish|plank|robot)|can't be bothered to (?:learn|integrate|speak|try|adapt)|(?:bloke|man|guy) in a (?:wig|dress|frock)|typical [\w-]+ (?:type|behaviour|behavior|attitude)|(?:going to |will )?need(?:s)? a carer|wouldn't know [\w\s]{1,30} if it|ok,? boomer|(?:don't|do not|doesn't|does not) deserve (?:a roof|a home|housing|help|support|benefits|the support|to be housed)|milk(?:s|ing)? the (?:scheme|system)|(?:(?:these|those) )?computers can be (?:tricky|hard|confusing) for (?:people|someone|folks) (?:of )?your age)/i);
 const MOCKERY_IN_CONTEXT = /\b(?:that|this|their) lot\b(?! (?:of|number|size|sizes|code|codes|price|prices))|['‘"“](?:vulnerable|disabled|diverse|special|refugees?|gender[- ]fluid|non[- ]binary|neurodiverse)['’"”](?= [a-z])/i;
 
 const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');

@@ -11,10 +11,12 @@ import { createAnalyzerSync } from '../shared/domain/analyzer';
 import { classifierFromModel } from '../shared/domain/analyzer/classifier';
 import { decodeWeights, type WeightsFile } from '../shared/domain/analyzer/classifier/model';
 import weightsJson from '../shared/domain/analyzer/classifier/weights.json' with { type: 'json' };
-import { CROSSFIT_FOLDS, fixtureKey, foldKey, foldOf, parseFoldBy, publicTrainRows } from './lib/crossfit';
+import { CROSSFIT_FOLDS, fixtureKey, foldKey, foldOf, heldOutSetKey, parseFoldBy, publicTrainRows } from './lib/crossfit';
 import { defaultDataDir } from './lib/datasets';
 import { decisionRow, type DecisionRow } from './lib/decision-fit';
 import { loadFixtures } from './lib/fixtures';
+import { CALIBRATION_SETS, loadHeldOutSet } from './lib/held-out-sets';
+import { TenantAnalyzerConfig } from '../shared/schemas/analyzer-config';
 
 const { values } = parseArgs({
   options: {
@@ -32,6 +34,7 @@ const { values } = parseArgs({
   },
 });
 const folds = Number(values.folds);
+const NEVER_BY_THRESHOLD = TenantAnalyzerConfig.parse({ detection_threshold: 1 });
 const foldBy = parseFoldBy(values['fold-by']);
 const dir = resolve('.cache/crossfit');
 mkdirSync(dir, { recursive: true });
@@ -58,7 +61,12 @@ console.log(`crossfit: trained ${folds} fold models (${splits.join('+')} fixture
 
 const pool = loadFixtures(resolve(values.fixtures!)).filter((f) => splits.includes(f.split));
 const publicRows = publicTrainRows(resolve(values.data ?? defaultDataDir()));
+// The spent held-out sets are trained on (decision record 023), so the threshold is chosen on their out-of-fold scores:
+// each response is scored by the fold model that left its whole set out.
+const spent = (training as { spent_sets?: string[] } | undefined)?.spent_sets ?? [];
+const spentRows = CALIBRATION_SETS.filter((name) => spent.includes(name)).flatMap((name) => loadHeldOutSet(resolve('.'), name).map((r) => ({ set: name, r })));
 const rows: DecisionRow[] = [];
+const calibrationRows: (DecisionRow & { set: string; forced: boolean })[] = [];
 for (let k = 0; k < folds; k++) {
   const model = decodeWeights(JSON.parse(readFileSync(join(dir, `fold-${k}.json`), 'utf8')) as WeightsFile);
   const analyzer = createAnalyzerSync({ classifier: classifierFromModel(model) });
@@ -66,10 +74,17 @@ for (let k = 0; k < folds; k++) {
     if (foldOf(foldKey(fixtureKey(f.id), foldBy), folds) !== k) continue;
     rows.push({ id: f.id, source: 'fixtures', fold: k, y: f.label === 'biased' ? 1 : 0, hard_negative: f.hard_negative, x: decisionRow(analyzer, f.llm_response, f.original_query) });
   }
+  for (const { set, r } of spentRows) {
+    if (foldOf(foldKey(heldOutSetKey(set, r.id), foldBy), folds) !== k) continue;
+    const x = decisionRow(analyzer, r.llm_response, r.original_query);
+    // flagged whatever the threshold (blocking toxicity): spends budget at every threshold, as in scripts/eval.ts
+    const forced = analyzer.analyzeSync({ llm_response: r.llm_response, original_query: r.original_query }, NEVER_BY_THRESHOLD).bias_detected;
+    calibrationRows.push({ id: `${set}/${r.id}`, set, source: 'held_out_sets', fold: k, y: r.label === 'biased' ? 1 : 0, hard_negative: r.hard_negative, x, forced });
+  }
   for (const r of publicRows) {
     if (foldOf(r.key, folds) !== k) continue;
     rows.push({ id: r.key, source: r.source, fold: k, y: r.y, hard_negative: false, x: decisionRow(analyzer, r.text, '') });
   }
 }
-writeFileSync(join(dir, values.out!), JSON.stringify({ folds, fold_by: foldBy, splits, hyper: JSON.parse(hyper), classifier: (weightsJson as { version: string }).version, rows }));
-console.log(`crossfit: ${rows.length} out-of-fold rows written to ${join(dir, values.out!)}`);
+writeFileSync(join(dir, values.out!), JSON.stringify({ folds, fold_by: foldBy, splits, hyper: JSON.parse(hyper), classifier: (weightsJson as { version: string }).version, rows, calibration_rows: calibrationRows }));
+console.log(`crossfit: ${rows.length} out-of-fold rows and ${calibrationRows.length} out-of-fold rows of spent held-out sets written to ${join(dir, values.out!)}`);

@@ -9,21 +9,17 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createAnalyzerSync, type Analyzer } from '../shared/domain/analyzer';
+import { predict } from '../shared/domain/analyzer/report';
 import { loadDefaultClassifier } from '../shared/domain/analyzer/default-classifier';
 import { calibratedThreshold, fitDecision, FPR_BUDGET, THRESHOLD_GRID, type DecisionRow } from './lib/decision-fit';
 import { TAXONOMY_KEYS } from '../shared/domain/taxonomy';
 import { z } from 'zod';
 import { defaultTenantAnalyzerConfig, TenantAnalyzerConfig } from '../shared/schemas/analyzer-config';
 import { Fixture, loadFixtures, readFixtureJsonl, rocAuc } from './lib/fixtures';
+import { CALIBRATION_SETS, loadHeldOutSet, UNSPENT_SETS } from './lib/held-out-sets';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
-/** Held-out sets under test/fixtures, in the order they were written (each has a README on how it was made). Never
- * trained on. The calibration sets were each read once and then spent: they now choose the detection threshold
- * (decision record 021). The unspent sets have never chosen anything; add a new set here, read it once, and move it to
- * the calibration list only when the threshold is next refitted. */
-const CALIBRATION_SETS = ['challenge', 'challenge-2', 'challenge-3', 'challenge-4', 'challenge-5', 'challenge-6', 'challenge-7', 'challenge-8', 'challenge-9', 'challenge-10', 'challenge-11', 'challenge-12', 'challenge-13', 'challenge-14', 'challenge-15', 'challenge-16', 'challenge-17', 'challenge-18', 'challenge-19', 'challenge-20', 'challenge-21', 'challenge-22', 'challenge-23', 'challenge-24', 'challenge-25'];
-const UNSPENT_SETS = ['challenge-26', 'challenge-27', 'challenge-28'];
 const MECHANISMS = new Set(['stereotype', 'representation', 'language', 'toxicity', 'sentiment_disparity']);
 
 type AnyFixture = Omit<Fixture, 'split'> & { split: string };
@@ -107,7 +103,7 @@ async function main() {
 
   if (values['fit-decision']) {
     if (!existsSync(values.oof!)) throw new Error(`${values.oof} not found: run npm run crossfit first`);
-    const oof = JSON.parse(readFileSync(values.oof!, 'utf8')) as { rows: DecisionRow[]; folds: number; fold_by?: string; classifier: string; hyper: unknown };
+    const oof = JSON.parse(readFileSync(values.oof!, 'utf8')) as { rows: DecisionRow[]; calibration_rows?: (DecisionRow & { forced: boolean })[]; folds: number; fold_by?: string; classifier: string; hyper: unknown };
     if (classifier && oof.classifier !== classifier.version) throw new Error(`${values.oof} was made for classifier ${oof.classifier}, the committed one is ${classifier.version}: rerun npm run crossfit`);
     const { model, curve, rulesCurve } = fitDecision(oof.rows, Number(values.l2), { classifier: oof.classifier, classifier_hyper: oof.hyper, fold_by: oof.fold_by ?? 'item' });
     const pct = (x: number) => x.toFixed(3);
@@ -118,14 +114,11 @@ async function main() {
       const chosen = c.threshold === op.detection_threshold ? ' ← 3% in nested CV' : c.threshold === rp.review_confidence_floor ? ' ← review floor' : '';
       if (Math.round(c.threshold * 100) % 5 === 0 || chosen) console.log(`  ${c.threshold.toFixed(2)} | ${pct(c.recall)} ${pct(c.fpr)} ${pct(c.fpr_hard)} | ${pct(rulesCurve[i]!.recall)} ${pct(rulesCurve[i]!.fpr)}${chosen}`);
     });
-    // The detection threshold: the most recall within the false-positive budget on the spent calibration sets,
-    // scored by this decision model (decision record 021). Nested CV above keeps the review floor.
-    const calibrating = createAnalyzerSync({ classifier, decision: model });
-    const neverByThreshold = TenantAnalyzerConfig.parse({ detection_threshold: 1 });
-    const calibration = CALIBRATION_SETS.flatMap((name) => loadExtra(join(root, 'test', 'fixtures', name), 'challenge')).map((f) => {
-      const r = calibrating.analyzeSync({ llm_response: f.llm_response, original_query: f.original_query }, neverByThreshold);
-      return { y: f.label === 'biased' ? (1 as const) : (0 as const), p: (r.bias_report_summary as { decision_score: number }).decision_score, forced: r.bias_detected };
-    });
+    // The detection threshold: the most recall within the false-positive budget on the spent held-out sets (decision
+    // record 021). The classifier trains on them (record 023), so each response counts with the score of the fold model
+    // that left its set out. Nested CV above keeps the review floor.
+    if (!oof.calibration_rows?.length) throw new Error(`${values.oof} holds no out-of-fold rows of the spent held-out sets: rerun npm run crossfit`);
+    const calibration = oof.calibration_rows.map((r) => ({ y: r.y, p: predict(r.x, model.with_classifier), forced: r.forced }));
     const { chosen, curve: calCurve } = calibratedThreshold(calibration, THRESHOLD_GRID, FPR_BUDGET);
     console.log(`calibration sets (${CALIBRATION_SETS.length}: ${chosen.positives} biased, ${chosen.negatives} clean): threshold | recall FPR FPR+se`);
     for (const c of calCurve) if (c.threshold <= 0.8 && (Math.round(c.threshold * 100) % 5 === 0 || c === chosen)) console.log(`  ${c.threshold.toFixed(2)} | ${pct(c.recall)} ${pct(c.fpr)} ${pct(c.fpr + c.fpr_se)}${c === chosen ? ' ← detection' : ''}`);
@@ -136,7 +129,7 @@ async function main() {
       operating_point: {
         detection_threshold: chosen.threshold,
         fpr_budget: FPR_BUDGET,
-        chosen_on: `calibration sets (${CALIBRATION_SETS.join(', ')}): lowest threshold with FPR + one standard error <= the budget`,
+        chosen_on: `out-of-fold scores of the spent held-out sets (${CALIBRATION_SETS.join(', ')}): lowest threshold with FPR + one standard error <= the budget`,
         calibration: chosen,
         nested_cv: nestedAtChosen,
         nested_cv_at_budget: op.nested_cv,
@@ -173,20 +166,21 @@ async function main() {
     if (variants.length) {
       console.log(metricsRow({ ...fixtureMetrics('dev-variants', variantRows), split: 'variants' }));
     }
-    // Held-out challenge sets (their READMEs): never trained on; no --errors listing. Calibration sets chose the
-    // detection threshold; unspent sets chose nothing. The last columns give recall and false-positive rate when
-    // responses sent to human review count as caught.
+    // Held-out sets (their READMEs; scripts/lib/held-out-sets.ts); no --errors listing. The classifier trains on the
+    // spent ones (decision record 023), so their lines here are in-sample; their out-of-fold figures are printed by
+    // --fit-decision. Unspent sets chose nothing and were never trained on: they alone measure the shipped analyzer.
+    // The last columns give recall and false-positive rate when responses sent to human review count as caught.
     if (!values['no-challenge']) console.log(`held-out sets; last two columns: recall and FPR counting responses sent to review (P >= ${defaultTenantAnalyzerConfig().review_confidence_floor}, or a language the detectors do not cover) as caught`);
     for (const [group, names] of [['calibration', CALIBRATION_SETS], ['unspent', UNSPENT_SETS]] as const) {
       const pooled: Scored[] = [];
       for (const name of names) {
-        const challenge = values['no-challenge'] ? [] : loadExtra(join(root, 'test', 'fixtures', name), 'challenge');
+        const challenge = values['no-challenge'] ? [] : loadHeldOutSet(root, name);
         if (!challenge.length) continue;
         const rows = score(analyzer, challenge);
         pooled.push(...rows);
-        printLine(name, rows);
+        if (group === 'unspent') printLine(name, rows);
       }
-      if (pooled.length) printLine(group === 'calibration' ? 'calib' : 'unspent', pooled);
+      if (pooled.length) printLine(group === 'calibration' ? 'spent (in-sample)' : 'unspent', pooled);
     }
     if (values.errors) {
       if (values.errors === 'test' || values.errors.startsWith('challenge')) console.log('(errors are shown for train/dev only: the test split is for reporting)');
@@ -235,7 +229,7 @@ function loadJsonl(file: string): AnyFixture[] {
 }
 
 /** An extra fixture set (the held-out challenge set, the dev-variants set); empty when the folder is absent. */
-function loadExtra(dir: string, split: 'challenge' | 'dev-variants'): AnyFixture[] {
+function loadExtra(dir: string, split: 'dev-variants'): AnyFixture[] {
   const file = join(dir, 'responses.jsonl');
   if (!existsSync(file)) return [];
   const rows = readFixtureJsonl(file, Fixture.omit({ split: true }).extend({ split: z.literal(split) }), `${split} responses.jsonl`);

@@ -1,22 +1,23 @@
 // npm run train -- [--data DIR] [--out FILE] [--fixtures DIR] [--include-stereoset] [--seed N] [--ensemble N] [--no-select]
-//                   [--fixture-splits train,dev] [--holdout-fold K/N] [--fold-by author|item] [--hyper JSON] [--embeddings DIR | --no-embeddings] [--twins DIR[,DIR] | --no-twins]
+//                   [--spent-sets DIR[,DIR] | --no-spent-sets] [--fixture-splits train,dev] [--holdout-fold K/N] [--fold-by author|item] [--hyper JSON] [--embeddings DIR | --no-embeddings] [--twins DIR[,DIR] | --no-twins]
 //
 // Trains the learned bias classifier (decision record 020) on the TRAIN splits only of ToxiGen, RedditBias,
 // BBQ (ambiguous contexts), WinoBias, optionally StereoSet (CC BY-SA 4.0, off by default), and the project's
-// enterprise fixtures (train split). Never CrowS-Pairs (its authors forbid training), never a test split.
+// enterprise fixtures (train split) and the spent held-out sets (decision record 023). Never CrowS-Pairs (its authors forbid training), never a test split.
 // A dev split (15%, by the same grouping keys as the public train/test split) picks hyper-parameters, then
 // the final model is trained on all train data. Deterministic: same data + seed -> byte-identical weights.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_FEATURE_CONFIG, extractFeatures, type FeatureConfig } from '../shared/domain/analyzer/classifier/features';
 import { metricsSummary } from '../shared/domain/analyzer/classifier/metrics';
 import { decodeWeights, dot, encodeWeights, scoreWith, sigmoid } from '../shared/domain/analyzer/classifier/model';
 import { trainLinear, type PairExample, type PointExample } from '../shared/domain/analyzer/classifier/trainer';
-import { fixtureKey, foldKey, foldOf, parseFold, parseFoldBy, redditbiasKey, toxigenKey } from './lib/crossfit';
+import { fixtureKey, foldKey, heldOutSetKey, foldOf, parseFold, parseFoldBy, redditbiasKey, toxigenKey } from './lib/crossfit';
 import { DEFAULT_EMBEDDINGS_DIR, denseFeatures, foldEmbeddings, loadEmbeddings } from './lib/embeddings';
 import { loadFixtures as loadFixtureRecords, loadTwinPairs } from './lib/fixtures';
+import { CALIBRATION_SETS, heldOutSetDir, UNSPENT_SETS } from './lib/held-out-sets';
 import { TAXONOMY_KEYS } from '../shared/domain/taxonomy';
 import {
   bbqAnswerTexts,
@@ -39,6 +40,10 @@ const { values: args } = parseArgs({
     data: { type: 'string' },
     out: { type: 'string' },
     fixtures: { type: 'string' },
+    /** spent held-out sets trained on as well (decision record 023): comma-separated folders, each one author;
+     * default: every spent set in scripts/lib/held-out-sets.ts */
+    'spent-sets': { type: 'string' },
+    'no-spent-sets': { type: 'boolean', default: false },
     /** twins of fixtures (decision record 019): comma-separated folders, which may be absent */
     twins: { type: 'string', default: 'test/fixtures/enterprise-twins' },
     'no-twins': { type: 'boolean', default: false },
@@ -200,7 +205,7 @@ if (have('winobias')) {
 }
 
 // Project fixtures (train split only): JSONL records with at least { id, llm_response | text, biased | label, split }.
-function loadFixtures(dir: string): RawPoint[] {
+function loadFixtures(dir: string, spent = false): RawPoint[] {
   if (!existsSync(dir)) {
     console.error(`train: fixtures folder ${dir} not found; training without project fixtures`);
     return [];
@@ -210,21 +215,23 @@ function loadFixtures(dir: string): RawPoint[] {
     for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) {
       if (!line.trim()) continue;
       const r = JSON.parse(line) as Record<string, unknown>;
-      if (typeof r.split !== 'string' || !fixtureSplits.has(r.split)) continue;
+      if (typeof r.split !== 'string' || (!spent && !fixtureSplits.has(r.split))) continue;
       const text = (r.llm_response ?? r.text ?? r.response) as string | undefined;
       const label = r.biased ?? r.label ?? r.expected_biased;
       const y = label === true || label === 'biased' || label === 1 ? 1 : label === false || label === 'unbiased' || label === 0 ? 0 : undefined;
       if (typeof text !== 'string' || y === undefined) continue;
-      const key = fixtureKey(String(r.id ?? text));
-      out.push({ source: 'fixtures', key, text, y });
-      count('fixtures', y ? 'biased' : 'unbiased');
+      const key = spent ? heldOutSetKey(basename(dir), String(r.id ?? text)) : fixtureKey(String(r.id ?? text));
+      const source = spent ? 'held_out_sets' : 'fixtures';
+      out.push({ source, key, text, y });
+      count(source, y ? 'biased' : 'unbiased');
       // Every sentence of an unbiased response is itself unbiased (not so for biased responses, where
       // usually one sentence carries the bias): teaches that neutral business sentences score low.
       if (y === 0) {
         for (const sentence of text.split(/(?<=[.!?])\s+/)) {
           if (sentence.trim().split(/\s+/).length < 4) continue;
-          out.push({ source: 'fixture_sentences', key, text: sentence, y: 0 });
-          count('fixture_sentences', 'unbiased');
+          const sentences = spent ? 'held_out_sentences' : 'fixture_sentences';
+          out.push({ source: sentences, key, text: sentence, y: 0 });
+          count(sentences, 'unbiased');
         }
       }
     }
@@ -232,6 +239,11 @@ function loadFixtures(dir: string): RawPoint[] {
   return out;
 }
 points.push(...loadFixtures(fixturesDir));
+const spentSetDirs = args['no-spent-sets'] ? [] : (args['spent-sets']?.split(',').map((d) => resolve(d.trim())) ?? CALIBRATION_SETS.map((name) => heldOutSetDir(resolve('.'), name)));
+for (const dir of spentSetDirs) {
+  if (UNSPENT_SETS.includes(basename(dir))) throw new Error(`train: ${basename(dir)} is unspent; it is read, never trained on`);
+  points.push(...loadFixtures(dir, true));
+}
 
 // Twins (decision record 019): a fixture and the same response with one clause edited to flip its label (the bias
 // removed, or a biased clause put in). As a pair they move only the weights of what differs, the clause that carries
@@ -266,6 +278,9 @@ const BASE_SOURCE_WEIGHTS: Record<string, number> = {
   toxigen: 1, redditbias: 1, stereoset: 1, fixtures: 6, bbq_pairs: 0.5, winobias_pairs: 0.5, stereoset_pairs: 0.5,
   redditbias_target_swaps: 0.5, redditbias_attribute_swaps: 0.5, redditbias_comments: 0.5, bbq_contexts: 0.5, fixture_sentences: 6,
   twin_pairs: 1, twin_points: 1, twin_pairs_biased: 1,
+  // spent held-out sets, written by 25 authors the fixtures never saw: 12 edged out 6 on both halves of the split-half
+  // test in decision record 023
+  held_out_sets: 12, held_out_sentences: 12,
   // a clean response with a clause edited in is a good pair but a poor positive: as points these twins lowered nested
   // CV at 3% from 0.864 to 0.845 (decision record 019)
   twin_points_biased: 0,
@@ -414,6 +429,7 @@ const training = {
   seed,
   ensemble,
   fixture_splits: [...fixtureSplits],
+  spent_sets: spentSetDirs.map((d) => basename(d)),
   ...(holdout ? { holdout_fold: `${holdout.k}/${holdout.n}`, fold_by: foldBy } : {}),
   hyper: { l2: chosen.l2, epochs: chosen.epochs, lr: chosen.lr, source_weights: chosen.sourceWeights },
   dev_metrics: best!.m,

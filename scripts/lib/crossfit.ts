@@ -25,6 +25,9 @@ export function normKey(t: string): string {
 
 export const fixtureKey = (id: string): string => `fixtures|${id}`;
 
+/** A response of a spent held-out set that is trained on: its set is its author. */
+export const heldOutSetKey = (set: string, id: string): string => `held-out-set|${set}|${id}`;
+
 export type FoldBy = 'author' | 'item';
 
 /** The key an item's cross-fitting fold is drawn from. Fixture ids number each author's responses in a block of 200
@@ -32,6 +35,7 @@ export type FoldBy = 'author' | 'item';
  * be, so the held-out clean twin of a biased response (same author, same topic) is never scored by a model that
  * learnt its twin (decision record 016). 'item' draws every fixture's fold on its own (decision record 015). */
 export function foldKey(key: string, by: FoldBy = 'author'): string {
+  if (by === 'author' && key.startsWith('held-out-set|')) return key.slice(0, key.lastIndexOf('|'));
   const m = by === 'author' ? /^fixtures\|.*?(\d+)$/.exec(key) : null;
   return m ? `fixtures-author|${Math.floor(Number(m[1]) / 200)}` : key;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CROSSFIT_FOLDS, fixtureKey, foldKey, foldOf, parseFoldBy, toxigenKey } from '../../../scripts/lib/crossfit';
+import { CROSSFIT_FOLDS, fixtureKey, foldKey, foldOf, heldOutSetKey, parseFoldBy, toxigenKey } from '../../../scripts/lib/crossfit';
+import { CALIBRATION_SETS, loadHeldOutSet, UNSPENT_SETS } from '../../../scripts/lib/held-out-sets';
 
 describe('cross-fitting folds (decision records 015, 016)', () => {
   it('holds out whole authors: ids in one block of 200 share a fold key, other blocks do not', () => {
@@ -26,5 +27,22 @@ describe('cross-fitting folds (decision records 015, 016)', () => {
     }
     expect(perFold.size).toBe(CROSSFIT_FOLDS);
     for (const authors of perFold.values()) expect(authors.size).toBeGreaterThanOrEqual(2);
+  });
+
+  it('holds out a spent held-out set whole: its set is its author (decision record 023)', () => {
+    expect(foldKey(heldOutSetKey('challenge-5', 'hiring-5001'))).toBe(foldKey(heldOutSetKey('challenge-5', 'support-5098')));
+    expect(foldKey(heldOutSetKey('challenge-5', 'hiring-5001'))).not.toBe(foldKey(heldOutSetKey('challenge-6', 'hiring-5001')));
+    // the same id in a fixture author block and in a set never share a fold key
+    expect(foldKey(heldOutSetKey('challenge-5', 'hiring-3001'))).not.toBe(foldKey(fixtureKey('hiring-3001')));
+    expect(foldKey(heldOutSetKey('challenge-5', 'hiring-5001'), 'item')).toBe(heldOutSetKey('challenge-5', 'hiring-5001'));
+  });
+
+  it('keeps spent and unspent sets apart, and every spent set is on disk with both labels', () => {
+    expect(CALIBRATION_SETS.filter((s) => UNSPENT_SETS.includes(s))).toEqual([]);
+    for (const name of CALIBRATION_SETS) {
+      const rows = loadHeldOutSet('.', name);
+      expect(rows.length, name).toBeGreaterThanOrEqual(60);
+      expect(new Set(rows.map((r) => r.label)), name).toEqual(new Set(['biased', 'unbiased']));
+    }
   });
 });

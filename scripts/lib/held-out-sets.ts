@@ -12,8 +12,8 @@ import { Fixture, readFixtureJsonl } from './fixtures';
 export const HeldOutResponse = Fixture.omit({ split: true }).extend({ split: z.literal('challenge') });
 export type HeldOutResponse = z.infer<typeof HeldOutResponse>;
 
-export const CALIBRATION_SETS = ['challenge', ...Array.from({ length: 24 }, (_, i) => `challenge-${i + 2}`)];
-export const UNSPENT_SETS = ['challenge-26', 'challenge-27', 'challenge-28'];
+export const CALIBRATION_SETS = ['challenge', ...Array.from({ length: 27 }, (_, i) => `challenge-${i + 2}`)];
+export const UNSPENT_SETS = ['challenge-29', 'challenge-30', 'challenge-31'];
 
 export const heldOutSetDir = (root: string, name: string): string => join(root, 'test', 'fixtures', name);
 

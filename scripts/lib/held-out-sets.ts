@@ -13,7 +13,7 @@ export const HeldOutResponse = Fixture.omit({ split: true }).extend({ split: z.l
 export type HeldOutResponse = z.infer<typeof HeldOutResponse>;
 
 export const CALIBRATION_SETS = ['challenge', ...Array.from({ length: 27 }, (_, i) => `challenge-${i + 2}`)];
-export const UNSPENT_SETS = ['challenge-29', 'challenge-30', 'challenge-31'];
+export const UNSPENT_SETS = ['challenge-30', 'challenge-31'];
 
 export const heldOutSetDir = (root: string, name: string): string => join(root, 'test', 'fixtures', name);
 

@@ -13,10 +13,9 @@ import { decodeWeights, type WeightsFile } from '../shared/domain/analyzer/class
 import weightsJson from '../shared/domain/analyzer/classifier/weights.json' with { type: 'json' };
 import { CROSSFIT_FOLDS, fixtureKey, foldKey, foldOf, heldOutSetKey, parseFoldBy, publicTrainRows } from './lib/crossfit';
 import { defaultDataDir } from './lib/datasets';
-import { decisionRow, type DecisionRow } from './lib/decision-fit';
+import { calibrationRow, decisionRow, type DecisionRow } from './lib/decision-fit';
 import { loadFixtures } from './lib/fixtures';
-import { CALIBRATION_SETS, loadHeldOutSet } from './lib/held-out-sets';
-import { TenantAnalyzerConfig } from '../shared/schemas/analyzer-config';
+import { heldOutSetDir, loadHeldOutSet } from './lib/held-out-sets';
 
 const { values } = parseArgs({
   options: {
@@ -34,18 +33,20 @@ const { values } = parseArgs({
   },
 });
 const folds = Number(values.folds);
-const NEVER_BY_THRESHOLD = TenantAnalyzerConfig.parse({ detection_threshold: 1 });
 const foldBy = parseFoldBy(values['fold-by']);
 const dir = resolve('.cache/crossfit');
 mkdirSync(dir, { recursive: true });
-const training = (weightsJson as unknown as { training?: { hyper?: { lr: number; epochs: number; l2: number; source_weights?: Record<string, number> }; fixture_splits?: string[]; ensemble?: number } }).training;
+const training = (weightsJson as unknown as { training?: { hyper?: { lr: number; epochs: number; l2: number; source_weights?: Record<string, number> }; fixture_splits?: string[]; ensemble?: number; spent_sets?: string[] } }).training;
 const h = training?.hyper;
 if (!h) throw new Error('crossfit: the committed weights carry no training.hyper; run npm run train first');
 const splits = values['fixture-splits']?.split(',') ?? training?.fixture_splits ?? ['train'];
 const hyper = JSON.stringify({ lr: h.lr, epochs: h.epochs, l2: h.l2, redditbias_w: h.source_weights?.redditbias ?? 1 });
+// Fold models train on the spent sets the committed model trained on (decision record 023), as on its splits and hyper.
+const spent = training?.spent_sets ?? [];
+const spentSetArgs = spent.length ? ['--spent-sets', spent.map((name) => heldOutSetDir('.', name)).join(',')] : ['--no-spent-sets'];
 
 function trainFold(k: number): Promise<void> {
-  const args = ['tsx', 'scripts/train.ts', '--hyper', hyper, '--ensemble', String(training?.ensemble ?? 1), '--holdout-fold', `${k}/${folds}`, '--fold-by', foldBy, '--fixture-splits', splits.join(','), '--out', join(dir, `fold-${k}.json`), ...(values.data ? ['--data', values.data] : []), ...values['train-args']!.split(' ').filter(Boolean)];
+  const args = ['tsx', 'scripts/train.ts', '--hyper', hyper, '--ensemble', String(training?.ensemble ?? 1), '--holdout-fold', `${k}/${folds}`, '--fold-by', foldBy, '--fixture-splits', splits.join(','), ...spentSetArgs, '--out', join(dir, `fold-${k}.json`), ...(values.data ? ['--data', values.data] : []), ...values['train-args']!.split(' ').filter(Boolean)];
   return new Promise((ok, fail) => {
     const child = spawn('npx', args, { stdio: ['ignore', 'ignore', 'inherit'] });
     child.on('exit', (code) => (code === 0 ? ok() : fail(new Error(`train fold ${k} exited ${code}`))));
@@ -63,8 +64,7 @@ const pool = loadFixtures(resolve(values.fixtures!)).filter((f) => splits.includ
 const publicRows = publicTrainRows(resolve(values.data ?? defaultDataDir()));
 // The spent held-out sets are trained on (decision record 023), so the threshold is chosen on their out-of-fold scores:
 // each response is scored by the fold model that left its whole set out.
-const spent = (training as { spent_sets?: string[] } | undefined)?.spent_sets ?? [];
-const spentRows = CALIBRATION_SETS.filter((name) => spent.includes(name)).flatMap((name) => loadHeldOutSet(resolve('.'), name).map((r) => ({ set: name, r })));
+const spentRows = spent.flatMap((name) => loadHeldOutSet(resolve('.'), name).map((r) => ({ set: name, r })));
 const rows: DecisionRow[] = [];
 const calibrationRows: (DecisionRow & { set: string; forced: boolean })[] = [];
 for (let k = 0; k < folds; k++) {
@@ -76,9 +76,7 @@ for (let k = 0; k < folds; k++) {
   }
   for (const { set, r } of spentRows) {
     if (foldOf(foldKey(heldOutSetKey(set, r.id), foldBy), folds) !== k) continue;
-    const x = decisionRow(analyzer, r.llm_response, r.original_query);
-    // flagged whatever the threshold (blocking toxicity): spends budget at every threshold, as in scripts/eval.ts
-    const forced = analyzer.analyzeSync({ llm_response: r.llm_response, original_query: r.original_query }, NEVER_BY_THRESHOLD).bias_detected;
+    const { x, forced } = calibrationRow(analyzer, r.llm_response, r.original_query);
     calibrationRows.push({ id: `${set}/${r.id}`, set, source: 'held_out_sets', fold: k, y: r.label === 'biased' ? 1 : 0, hard_negative: r.hard_negative, x, forced });
   }
   for (const r of publicRows) {

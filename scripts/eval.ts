@@ -14,8 +14,8 @@ import { loadDefaultClassifier } from '../shared/domain/analyzer/default-classif
 import { calibratedThreshold, fitDecision, FPR_BUDGET, THRESHOLD_GRID, type DecisionRow } from './lib/decision-fit';
 import { TAXONOMY_KEYS } from '../shared/domain/taxonomy';
 import { z } from 'zod';
-import { defaultTenantAnalyzerConfig, TenantAnalyzerConfig } from '../shared/schemas/analyzer-config';
-import { Fixture, loadFixtures, readFixtureJsonl, rocAuc } from './lib/fixtures';
+import { defaultTenantAnalyzerConfig } from '../shared/schemas/analyzer-config';
+import { Fixture, loadFixtures, loadFixtureSet, readFixtureJsonl, rocAuc } from './lib/fixtures';
 import { CALIBRATION_SETS, loadHeldOutSet, UNSPENT_SETS } from './lib/held-out-sets';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -103,7 +103,7 @@ async function main() {
 
   if (values['fit-decision']) {
     if (!existsSync(values.oof!)) throw new Error(`${values.oof} not found: run npm run crossfit first`);
-    const oof = JSON.parse(readFileSync(values.oof!, 'utf8')) as { rows: DecisionRow[]; calibration_rows?: (DecisionRow & { forced: boolean })[]; folds: number; fold_by?: string; classifier: string; hyper: unknown };
+    const oof = JSON.parse(readFileSync(values.oof!, 'utf8')) as { rows: DecisionRow[]; calibration_rows?: (DecisionRow & { set: string; forced: boolean })[]; folds: number; fold_by?: string; classifier: string; hyper: unknown };
     if (classifier && oof.classifier !== classifier.version) throw new Error(`${values.oof} was made for classifier ${oof.classifier}, the committed one is ${classifier.version}: rerun npm run crossfit`);
     const { model, curve, rulesCurve } = fitDecision(oof.rows, Number(values.l2), { classifier: oof.classifier, classifier_hyper: oof.hyper, fold_by: oof.fold_by ?? 'item' });
     const pct = (x: number) => x.toFixed(3);
@@ -119,8 +119,9 @@ async function main() {
     // that left its set out. Nested CV above keeps the review floor.
     if (!oof.calibration_rows?.length) throw new Error(`${values.oof} holds no out-of-fold rows of the spent held-out sets: rerun npm run crossfit`);
     const calibration = oof.calibration_rows.map((r) => ({ y: r.y, p: predict(r.x, model.with_classifier), forced: r.forced }));
+    const calibrationSets = [...new Set(oof.calibration_rows.map((r) => r.set))].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
     const { chosen, curve: calCurve } = calibratedThreshold(calibration, THRESHOLD_GRID, FPR_BUDGET);
-    console.log(`calibration sets (${CALIBRATION_SETS.length}: ${chosen.positives} biased, ${chosen.negatives} clean): threshold | recall FPR FPR+se`);
+    console.log(`calibration sets (${calibrationSets.length}: ${chosen.positives} biased, ${chosen.negatives} clean): threshold | recall FPR FPR+se`);
     for (const c of calCurve) if (c.threshold <= 0.8 && (Math.round(c.threshold * 100) % 5 === 0 || c === chosen)) console.log(`  ${c.threshold.toFixed(2)} | ${pct(c.recall)} ${pct(c.fpr)} ${pct(c.fpr + c.fpr_se)}${c === chosen ? ' ← detection' : ''}`);
     if (chosen.threshold <= rp.review_confidence_floor) throw new Error(`calibrated detection threshold ${chosen.threshold} is not above the review floor ${rp.review_confidence_floor}`);
     const nestedAtChosen = curve.find((c) => c.threshold === chosen.threshold);
@@ -129,7 +130,7 @@ async function main() {
       operating_point: {
         detection_threshold: chosen.threshold,
         fpr_budget: FPR_BUDGET,
-        chosen_on: `out-of-fold scores of the spent held-out sets (${CALIBRATION_SETS.join(', ')}): lowest threshold with FPR + one standard error <= the budget`,
+        chosen_on: `out-of-fold scores of the spent held-out sets (${calibrationSets.join(', ')}): lowest threshold with FPR + one standard error <= the budget`,
         calibration: chosen,
         nested_cv: nestedAtChosen,
         nested_cv_at_budget: op.nested_cv,
@@ -161,7 +162,7 @@ async function main() {
     console.log('split  n   pos neg hard  recall  FPR    FPR(hard) precision AUC    type_agree axis_agree');
     for (const m of table) console.log(metricsRow(m));
     // Development set of paraphrased / implicit phrasings (test/fixtures/dev-variants/README.md): tuned on.
-    const variants = loadExtra(values['dev-variants']!, 'dev-variants');
+    const variants = loadFixtureSet(values['dev-variants']!, 'dev-variants');
     const variantRows = variants.length ? score(analyzer, variants) : [];
     if (variants.length) {
       console.log(metricsRow({ ...fixtureMetrics('dev-variants', variantRows), split: 'variants' }));
@@ -226,15 +227,6 @@ function printLine(name: string, rows: Scored[]): void {
 /** A fixture file in any split (a new batch before it is merged). */
 function loadJsonl(file: string): AnyFixture[] {
   return readFixtureJsonl(file, Fixture.omit({ split: true }).extend({ split: z.string() }), file);
-}
-
-/** An extra fixture set (the held-out challenge set, the dev-variants set); empty when the folder is absent. */
-function loadExtra(dir: string, split: 'dev-variants'): AnyFixture[] {
-  const file = join(dir, 'responses.jsonl');
-  if (!existsSync(file)) return [];
-  const rows = readFixtureJsonl(file, Fixture.omit({ split: true }).extend({ split: z.literal(split) }), `${split} responses.jsonl`);
-  for (const f of rows) for (const t of f.expected_bias_type) if (!TAXONOMY_KEYS.has(t)) throw new Error(`${f.id}: ${t} is not a taxonomy key`);
-  return rows;
 }
 
 const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : ' n/a ');

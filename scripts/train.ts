@@ -3,7 +3,8 @@
 //
 // Trains the learned bias classifier (decision record 020) on the TRAIN splits only of ToxiGen, RedditBias,
 // BBQ (ambiguous contexts), WinoBias, optionally StereoSet (CC BY-SA 4.0, off by default), and the project's
-// enterprise fixtures (train split) and the spent held-out sets (decision record 023). Never CrowS-Pairs (its authors forbid training), never a test split.
+// enterprise fixtures (train split) and the spent held-out sets (decision record 023). Never CrowS-Pairs (its authors
+// forbid training), never a test split, never an unspent held-out set.
 // A dev split (15%, by the same grouping keys as the public train/test split) picks hyper-parameters, then
 // the final model is trained on all train data. Deterministic: same data + seed -> byte-identical weights.
 import { createHash } from 'node:crypto';
@@ -14,7 +15,7 @@ import { DEFAULT_FEATURE_CONFIG, extractFeatures, type FeatureConfig } from '../
 import { metricsSummary } from '../shared/domain/analyzer/classifier/metrics';
 import { decodeWeights, dot, encodeWeights, scoreWith, sigmoid } from '../shared/domain/analyzer/classifier/model';
 import { trainLinear, type PairExample, type PointExample } from '../shared/domain/analyzer/classifier/trainer';
-import { fixtureKey, foldKey, heldOutSetKey, foldOf, parseFold, parseFoldBy, redditbiasKey, toxigenKey } from './lib/crossfit';
+import { fixtureKey, foldKey, foldOf, heldOutSetKey, parseFold, parseFoldBy, redditbiasKey, toxigenKey } from './lib/crossfit';
 import { DEFAULT_EMBEDDINGS_DIR, denseFeatures, foldEmbeddings, loadEmbeddings } from './lib/embeddings';
 import { loadFixtures as loadFixtureRecords, loadTwinPairs } from './lib/fixtures';
 import { CALIBRATION_SETS, heldOutSetDir, UNSPENT_SETS } from './lib/held-out-sets';

@@ -4,6 +4,8 @@
 // the same folds gives the review floor and a reference curve. The detection threshold is chosen on the spent
 // calibration sets (decision record 021), never on a test split or an unread held-out set.
 import type { Analyzer } from '../../shared/domain/analyzer';
+import type { BiasReport } from '../../shared/schemas/analysis';
+import { TenantAnalyzerConfig } from '../../shared/schemas/analyzer-config';
 import { choleskySolve } from '../../shared/domain/stats/cluster';
 import { DECISION_FEATURES, predict, RULE_FEATURES, type DecisionFeature, type DecisionModel, type LogisticModel } from '../../shared/domain/analyzer/report';
 
@@ -24,7 +26,20 @@ export interface DecisionRow {
 }
 
 export function decisionRow(analyzer: Analyzer, text: string, query: string): Record<DecisionFeature, number> {
-  const r = analyzer.analyzeSync({ llm_response: text, original_query: query });
+  return decisionFeaturesOf(analyzer.analyzeSync({ llm_response: text, original_query: query }));
+}
+
+/** A threshold no probability reaches: a response flagged under it is flagged at every threshold (blocking toxicity). */
+const NEVER_BY_THRESHOLD = TenantAnalyzerConfig.parse({ detection_threshold: 1 });
+
+/** A calibration response's decision features, and whether it is flagged whatever the threshold, which spends
+ * false-positive budget at every threshold (decision record 021). The features do not depend on the threshold. */
+export function calibrationRow(analyzer: Analyzer, text: string, query: string): { x: Record<DecisionFeature, number>; forced: boolean } {
+  const r = analyzer.analyzeSync({ llm_response: text, original_query: query }, NEVER_BY_THRESHOLD);
+  return { x: decisionFeaturesOf(r), forced: r.bias_detected };
+}
+
+function decisionFeaturesOf(r: BiasReport): Record<DecisionFeature, number> {
   const f = (r.bias_report_summary as { decision_features?: Record<DecisionFeature, number> }).decision_features;
   if (!f) throw new Error('analyzer did not report decision_features');
   return f;

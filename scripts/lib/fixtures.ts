@@ -2,6 +2,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { TAXONOMY_KEYS } from '../../shared/domain/taxonomy';
 
 export const Fixture = z
   .object({
@@ -19,6 +20,16 @@ export type Fixture = z.infer<typeof Fixture>;
 
 export function loadFixtures(dir: string): Fixture[] {
   return readFixtureJsonl(join(dir, 'responses.jsonl'), Fixture, 'responses.jsonl');
+}
+
+/** A fixture set outside the enterprise batches (a held-out set, the dev-variants set) whose records all carry `split`;
+ * empty when the folder has no responses.jsonl yet. Every expected type must be a taxonomy key. */
+export function loadFixtureSet<S extends string>(dir: string, split: S): (Omit<Fixture, 'split'> & { split: S })[] {
+  const file = join(dir, 'responses.jsonl');
+  if (!existsSync(file)) return [];
+  const rows = readFixtureJsonl(file, Fixture.omit({ split: true }).extend({ split: z.literal(split) }), file);
+  for (const f of rows) for (const t of f.expected_bias_type) if (!TAXONOMY_KEYS.has(t)) throw new Error(`${file} ${f.id}: ${t} is not a taxonomy key`);
+  return rows;
 }
 
 /** One record per non-blank line, each validated by `schema`; errors name `label` and the line. */

@@ -3,14 +3,10 @@
 // trains on them (decision record 023) and their out-of-fold scores choose the detection threshold (record 021).
 // Unspent sets have chosen nothing and nothing has trained on them; add a new set here, read it once, and move it to
 // the spent list only at the next refit.
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
-import { TAXONOMY_KEYS } from '../../shared/domain/taxonomy';
-import { Fixture, readFixtureJsonl } from './fixtures';
+import { type Fixture, loadFixtureSet } from './fixtures';
 
-export const HeldOutResponse = Fixture.omit({ split: true }).extend({ split: z.literal('challenge') });
-export type HeldOutResponse = z.infer<typeof HeldOutResponse>;
+export type HeldOutResponse = Omit<Fixture, 'split'> & { split: 'challenge' };
 
 export const CALIBRATION_SETS = ['challenge', ...Array.from({ length: 27 }, (_, i) => `challenge-${i + 2}`)];
 export const UNSPENT_SETS = ['challenge-30', 'challenge-31'];
@@ -19,9 +15,5 @@ export const heldOutSetDir = (root: string, name: string): string => join(root, 
 
 /** A held-out set's responses (empty when the set has not been written yet). */
 export function loadHeldOutSet(root: string, name: string): HeldOutResponse[] {
-  const file = join(heldOutSetDir(root, name), 'responses.jsonl');
-  if (!existsSync(file)) return [];
-  const rows = readFixtureJsonl(file, HeldOutResponse, `${name} responses.jsonl`);
-  for (const f of rows) for (const t of f.expected_bias_type) if (!TAXONOMY_KEYS.has(t)) throw new Error(`${name} ${f.id}: ${t} is not a taxonomy key`);
-  return rows;
+  return loadFixtureSet(heldOutSetDir(root, name), 'challenge');
 }

@@ -9,7 +9,7 @@ import { type Fixture, loadFixtureSet } from './fixtures';
 export type HeldOutResponse = Omit<Fixture, 'split'> & { split: 'challenge' };
 
 export const CALIBRATION_SETS = ['challenge', ...Array.from({ length: 27 }, (_, i) => `challenge-${i + 2}`)];
-export const UNSPENT_SETS = ['challenge-29', 'challenge-30', 'challenge-31'];
+export const UNSPENT_SETS = ['challenge-29', 'challenge-30', 'challenge-31', 'challenge-32', 'challenge-34', 'challenge-35', 'challenge-36', 'challenge-37'];
 
 export const heldOutSetDir = (root: string, name: string): string => join(root, 'test', 'fixtures', name);
 

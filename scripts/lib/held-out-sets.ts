@@ -13,7 +13,16 @@ export const CALIBRATION_SETS = [
   'challenge',
   ...Array.from({ length: 36 }, (_, i) => `challenge-${i + 2}`).filter((name) => name !== 'challenge-33'),
 ];
-export const UNSPENT_SETS: string[] = ['challenge-33', 'challenge-38', 'challenge-39', 'challenge-42', 'challenge-43'];
+export const UNSPENT_SETS: string[] = [
+  'challenge-33',
+  'challenge-38',
+  'challenge-39',
+  'challenge-40',
+  'challenge-41',
+  'challenge-42',
+  'challenge-43',
+  'challenge-44',
+];
 
 export const heldOutSetDir = (root: string, name: string): string => join(root, 'test', 'fixtures', name);
 

@@ -22,6 +22,9 @@ export const UNSPENT_SETS: string[] = [
   'challenge-42',
   'challenge-43',
   'challenge-44',
+  'challenge-45',
+  'challenge-46',
+  'challenge-47',
 ];
 
 export const heldOutSetDir = (root: string, name: string): string => join(root, 'test', 'fixtures', name);

@@ -25,6 +25,11 @@ export const UNSPENT_SETS: string[] = [
   'challenge-45',
   'challenge-46',
   'challenge-47',
+  'challenge-48',
+  'challenge-49',
+  'challenge-50',
+  'challenge-51',
+  'challenge-52',
 ];
 
 export const heldOutSetDir = (root: string, name: string): string => join(root, 'test', 'fixtures', name);

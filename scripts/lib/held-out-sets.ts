@@ -13,24 +13,7 @@ export const CALIBRATION_SETS = [
   'challenge',
   ...Array.from({ length: 36 }, (_, i) => `challenge-${i + 2}`).filter((name) => name !== 'challenge-33'),
 ];
-export const UNSPENT_SETS: string[] = [
-  'challenge-33',
-  'challenge-38',
-  'challenge-39',
-  'challenge-40',
-  'challenge-41',
-  'challenge-42',
-  'challenge-43',
-  'challenge-44',
-  'challenge-45',
-  'challenge-46',
-  'challenge-47',
-  'challenge-48',
-  'challenge-49',
-  'challenge-50',
-  'challenge-51',
-  'challenge-52',
-];
+export const UNSPENT_SETS = ['challenge-33', ...Array.from({ length: 15 }, (_, i) => `challenge-${i + 38}`)];
 
 export const heldOutSetDir = (root: string, name: string): string => join(root, 'test', 'fixtures', name);
 

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CROSSFIT_FOLDS, fixtureKey, foldKey, foldOf, heldOutSetKey, parseFoldBy, toxigenKey } from '../../../scripts/lib/crossfit';
 import { CALIBRATION_SETS, loadHeldOutSet, UNSPENT_SETS } from '../../../scripts/lib/held-out-sets';
@@ -37,12 +38,17 @@ describe('cross-fitting folds (decision records 015, 016)', () => {
     expect(foldKey(heldOutSetKey('challenge-5', 'hiring-5001'), 'item')).toBe(heldOutSetKey('challenge-5', 'hiring-5001'));
   });
 
-  it('keeps spent and unspent sets apart, and every spent set is on disk with both labels', () => {
+  it('keeps spent and unspent sets apart, and every listed set is on disk with both labels', () => {
     expect(CALIBRATION_SETS.filter((s) => UNSPENT_SETS.includes(s))).toEqual([]);
-    for (const name of CALIBRATION_SETS) {
+    for (const name of [...CALIBRATION_SETS, ...UNSPENT_SETS]) {
       const rows = loadHeldOutSet('.', name);
       expect(rows.length, name).toBeGreaterThanOrEqual(60);
       expect(new Set(rows.map((r) => r.label)), name).toEqual(new Set(['biased', 'unbiased']));
     }
+  });
+
+  it('lists every held-out set in the repository, so none is silently left out of training or of the reads', () => {
+    const onDisk = readdirSync(join('test', 'fixtures')).filter((name) => /^challenge(-\d+)?$/.test(name));
+    expect(onDisk.sort()).toEqual([...CALIBRATION_SETS, ...UNSPENT_SETS].sort());
   });
 });

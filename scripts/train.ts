@@ -226,7 +226,8 @@ function loadFixtures(dir: string, spent = false): RawPoint[] {
       out.push({ source, key, text, y });
       count(source, y ? 'biased' : 'unbiased');
       // Every sentence of an unbiased response is itself unbiased (not so for biased responses, where
-      // usually one sentence carries the bias): teaches that neutral business sentences score low.
+      // usually one sentence carries the bias): teaches that neutral business sentences score low. Weighted
+      // lightly: at full weight they taught that any short text is unbiased (decision record 024).
       if (y === 0) {
         for (const sentence of text.split(/(?<=[.!?])\s+/)) {
           if (sentence.trim().split(/\s+/).length < 4) continue;
@@ -277,11 +278,11 @@ interface Hyper { l2: number; epochs: number; lr: number; sourceWeights: Record<
 
 const BASE_SOURCE_WEIGHTS: Record<string, number> = {
   toxigen: 1, redditbias: 1, stereoset: 1, fixtures: 6, bbq_pairs: 0.5, winobias_pairs: 0.5, stereoset_pairs: 0.5,
-  redditbias_target_swaps: 0.5, redditbias_attribute_swaps: 0.5, redditbias_comments: 0.5, bbq_contexts: 0.5, fixture_sentences: 6,
+  redditbias_target_swaps: 0.5, redditbias_attribute_swaps: 0.5, redditbias_comments: 0.5, bbq_contexts: 0.5, fixture_sentences: 1,
   twin_pairs: 1, twin_points: 1, twin_pairs_biased: 1,
   // spent held-out sets, each by an author the fixtures never saw: 12 edged out 6 on both halves of the split-half
   // test in decision record 023, and 24 gained nothing beyond noise
-  held_out_sets: 12, held_out_sentences: 12,
+  held_out_sets: 12, held_out_sentences: 2,
   // a clean response with a clause edited in is a good pair but a poor positive: as points these twins lowered nested
   // CV at 3% from 0.864 to 0.845 (decision record 019)
   twin_points_biased: 0,

@@ -1,2 +1,2 @@
 // Written by scripts/train.ts: the weights version the code expects (checked at load and by a unit test).
-export const CLASSIFIER_VERSION = 'lr-hashed-b87ed6e44bba';
+export const CLASSIFIER_VERSION = 'lr-hashed-5262822da54d';

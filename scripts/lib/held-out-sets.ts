@@ -13,7 +13,7 @@ export const CALIBRATION_SETS = [
   'challenge',
   ...Array.from({ length: 36 }, (_, i) => `challenge-${i + 2}`).filter((name) => name !== 'challenge-33'),
 ];
-export const UNSPENT_SETS = ['challenge-33', ...Array.from({ length: 15 }, (_, i) => `challenge-${i + 38}`)];
+export const UNSPENT_SETS = ['challenge-33', ...Array.from({ length: 22 }, (_, i) => `challenge-${i + 38}`)];
 
 export const heldOutSetDir = (root: string, name: string): string => join(root, 'test', 'fixtures', name);
 

@@ -3,6 +3,9 @@ import { detectStereotypes } from '../../../shared/domain/analyzer/detectors/ste
 import { prep } from './helpers';
 
 const fire = (t: string) => detectStereotypes(prep(t));
+/** findings strong enough to count (the detector's default threshold) */
+const counted = (t: string) => fire(t).filter((f) => f.score >= 0.3);
+const flagsAs = (t: string, axis: string, kind: string) => fire(t).some((x) => x.bias_type.includes(axis) && x.bias_type.includes(kind));
 
 describe('stereotype detector', () => {
   it.each([
@@ -48,7 +51,7 @@ describe('stereotype detector', () => {
     'The stereotype that women are worse at maths is not supported by the data.',
     'These three women on the panel presented the quarterly results.',
   ])('does not fire on a neutral mention: %s', (text) => {
-    expect(fire(text).filter((f) => f.score >= 0.3)).toEqual([]);
+    expect(counted(text)).toEqual([]);
   });
 
   // round 8: group phrases and predicates that out-of-fold misses showed the detector could not read
@@ -63,7 +66,7 @@ describe('stereotype detector', () => {
     ['Patients living with obesity are generally less motivated, so a leaflet is enough.', 'appearance'],
     ['Recent arrivals often lack discipline with money.', 'nationality'],
   ])('flags a generalisation the earlier rules missed: %s', (text, axis) => {
-    expect(fire(text).some((x) => x.bias_type.includes(axis) && x.bias_type.includes('stereotype'))).toBe(true);
+    expect(flagsAs(text, axis, 'stereotype')).toBe(true);
   });
 
   it.each([
@@ -80,7 +83,7 @@ describe('stereotype detector', () => {
     'Crash rates per mile rise after 75, partly because older drivers tend to drive shorter, more urban journeys.',
     'Don\'t ask for date of birth, photos, marital status or graduation years on the form.',
   ])('does not fire on policy, law or a rebuttal: %s', (text) => {
-    expect(fire(text).filter((f) => f.score >= 0.3)).toEqual([]);
+    expect(counted(text)).toEqual([]);
   });
 
   // round 14: local ethnic groups and world demonyms, group anaphors, a trait before its subject, "aren't as …"
@@ -93,7 +96,7 @@ describe('stereotype detector', () => {
     ['Members with schizophrenia should by default be placed in group homes.', 'disability'],
     ['Emiratis aren\'t as punctual as expatriate staff, so plan cover for them.', 'nationality'],
   ])('flags a generalisation about a group named locally: %s', (text, axis) => {
-    expect(fire(text).some((x) => x.bias_type.includes(axis) && x.bias_type.includes('stereotype'))).toBe(true);
+    expect(flagsAs(text, axis, 'stereotype')).toBe(true);
   });
 
   it.each([
@@ -106,7 +109,7 @@ describe('stereotype detector', () => {
     'Sales is in their blood, says the family that has run the shop for three generations.',
     'For the quota, a Saudi employee generally counts as one full employee when paid at least SAR 4,000 a month.',
   ])('does not fire on a neutral local mention: %s', (text) => {
-    expect(fire(text).filter((f) => f.score >= 0.3)).toEqual([]);
+    expect(counted(text)).toEqual([]);
   });
 
   it.each([
@@ -116,7 +119,7 @@ describe('stereotype detector', () => {
     ['Women\'s health topics are left out, since the operations centres are mostly male.', 'gender'],
     ['I skipped Black and Indigenous authors; including them is more of a political agenda than literature.', 'race_ethnicity'],
   ])('flags a group left out for a dismissive reason: %s', (text, axis) => {
-    expect(fire(text).some((x) => x.bias_type.includes(axis) && x.bias_type.includes('representation'))).toBe(true);
+    expect(flagsAs(text, axis, 'representation')).toBe(true);
   });
 
   it.each([
@@ -134,7 +137,7 @@ describe('stereotype detector', () => {
     ['A forgiving cut that skims over problem areas.', 'appearance', 'stereotype'],
     ['Encourage him to reflect on whether this is a phase and to see a counsellor about his orientation.', 'sexual_orientation', 'stereotype'],
   ])('flags a form first seen in held-out sets 23-25: %s', (text, axis, kind) => {
-    expect(fire(text).some((x) => x.bias_type.includes(axis) && x.bias_type.includes(kind))).toBe(true);
+    expect(flagsAs(text, axis, kind)).toBe(true);
   });
 
   it.each([
@@ -142,7 +145,7 @@ describe('stereotype detector', () => {
     'Pupils choose a slim or regular fit; the regular fit skims the body without clinging.',
     'Adolescence is a phase of rapid change, so repeat the screening questions at every visit.',
   ])('does not fire on the neutral twin of a held-out form: %s', (text) => {
-    expect(fire(text).filter((f) => f.score >= 0.3)).toEqual([]);
+    expect(counted(text)).toEqual([]);
   });
 
   it('reads a singular "typical boomer who refuses to learn" as a generalisation', () => {

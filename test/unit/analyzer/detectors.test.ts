@@ -49,6 +49,25 @@ describe('toxicity detector', () => {
   ])('does not take ordinary words for mockery: %s', (t) => {
     expect(detectToxicity(prep(t))).toEqual([]);
   });
+  it.each([
+    'Ticket closed. You people never fill in the form properly.',
+    'Escalation summary: another demanding pensioner chasing a refund she is not owed.',
+    'Tell him we are a logistics firm, not a church, and the shift pattern stays.',
+    'The claimants on this list are the bottom of the barrel; process them last.',
+    'Head coverings like that are a primitive custom and have no place on the shop floor.',
+    'Frankly, with accents like those nobody will understand them on the phone.',
+  ])('flags open contempt at the blocking level: %s', (t) => {
+    expect(detectToxicity(prep(t)).some((f) => f.bias_type.includes('toxicity') && f.score >= 0.85)).toBe(true);
+  });
+  it.each([
+    'Supplier diversity is normal procurement, not a charity side project.',
+    'We are a charity, not a bank, so we cannot offer loans.',
+    'Another customer asked for large-print statements; send them by Friday.',
+    'The complaint quotes the agent saying "you people never read the form", which breaches our conduct policy.',
+    'Pensioners can ask for a paper copy of every letter at no cost.',
+  ])('does not take plain or quoted wording for contempt: %s', (t) => {
+    expect(detectToxicity(prep(t)).filter((f) => f.score >= 0.85)).toEqual([]);
+  });
 });
 
 describe('sentiment disparity detector', () => {

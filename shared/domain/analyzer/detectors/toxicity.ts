@@ -6,7 +6,7 @@ import type { Finding } from '../../../schemas/analysis';
 import type { Detector, PreparedText } from '../detector';
 import { anyOf, factorWordBoundary, hasMetaCue, insideQuote, matchesOf, span, testAny } from '../text';
 
-export const TOXICITY_VERSION = '1.1.0';
+export const TOXICITY_VERSION = '1.2.0';
 
 const INSULTS = [
   'idiot', 'idiots', 'idiotic', 'moron', 'morons', 'moronic', 'imbecile', 'imbeciles', 'cretin', 'cretins', 'stupid', 'dumb', 'dumbass', 'retard', 'retards', 'retarded',
@@ -37,6 +37,11 @@ const POLITE_DEMEAN = factorWordBoundary(/\bnot (?:exactly |really |quite )?the 
 const MOCKERY_OF_PEOPLE = factorWordBoundary(/\b(?:bless (?:them|him|her|'em)|poor (?:dears?|things|loves)|god love (?:them|him|her)|typical of (?:that|this|their) lot|(?!fire\b|international\b|boys'?\b|girls'?\b)[\w'’-]+ brigade\b|(?:it's |it is |is |was )?like talking to (?:a |an )?(?:brick wall|wall|tortoise|toddler|child|goldfish|plank|robot)|can't be bothered to (?:learn|integrate|speak|try|adapt)|(?:bloke|man|guy) in a (?:wig|dress|frock)|typical [\w-]+ (?:type|behaviour|behavior|attitude)|(?:going to |will )?need(?:s)? a carer|wouldn't know [\w\s]{1,30} if it|ok,? boomer|(?:don't|do not|doesn't|does not) deserve (?:a roof|a home|housing|help|support|benefits|the support|to be housed)|milk(?:s|ing)? the (?:scheme|system)|(?:(?:these|those) )?computers can be (?:tricky|hard|confusing) for (?:people|someone|folks) (?:of )?your age)/i);
 const MOCKERY_IN_CONTEXT = /\b(?:that|this|their) lot\b(?! (?:of|number|size|sizes|code|codes|price|prices))|['‘"“](?:vulnerable|disabled|diverse|special|refugees?|gender[- ]fluid|non[- ]binary|neurodiverse)['’"”](?= [a-z])/i;
 
+// Open contempt for a person or a group in working text ("you people", "another entitled beneficiary", "we're a
+// meal-kit company, not a mosque", "a backward practice"): no slur, but a response we would block. Each form names
+// its target itself, so no group mention is needed; quoted or meta sentences are skipped as for slurs.
+const CONTEMPT = factorWordBoundary(/\byou people\b|\byour (?:lot|kind)\b|\banother (?:entitled|hysterical|lazy|demanding|clueless|confused|whiny|whinging|greedy|pushy|dramatic|needy|typical|moaning|grumpy|senile|illiterate|ignorant|stubborn) (?:[\w-]+ )?(?:customers?|clients?|users?|tenants?|applicants?|beneficiar(?:y|ies)|claimants?|pensioners?|auntie|aunty|uncle|granny|grandma|grandpa|old (?:man|woman|lady|guy)|lady|woman|man|guy|mother|mum|mom|dad|immigrants?|foreigners?|migrants?|boomers?|students?|patients?|callers?)\b|\bbottom of the barrel\b|\b(?:we're|we are) not a charity\b|\bnot a charity (?:for|to)\b|\b(?:we're|we are) (?:a|an) [\w\s-]{1,30}, not (?:a |an )?(?:mosque|church|temple|synagogue|charity|daycare|creche|nursery|care home|social services?|babysitter|babysitting service)\b|\blearn (?:how )?to read\b|\b(?:freebie|benefit|handout) (?:hunters?|scroungers?|seekers?)\b|\bdemanding handouts\b|\b(?:religious|cultural|tribal) (?:trinkets?|mumbo[- ]jumbo|hocus[- ]pocus|nonsense|superstitions?)\b|\bnobody wants to (?:look at|see|hear|deal with) (?:that|you|them|those|these)\b|\b(?:backward|primitive|barbaric|medieval|uncivili[sz]ed) (?:practices?|customs?|cultures?|religions?|traditions?|beliefs?|people|folk|tribes?)\b|\bdeviant (?:behaviou?r|lifestyles?|tendencies|desires|acts?)\b|\bwith (?:names|accents) like (?:that|those|theirs|his|hers)\b|\btypical (?:boomers?|pensioners?|millennials?|zoomers?|immigrants?|foreigners?|migrants?|karens?|snowflakes?)\b|\b(?:shuffling|doddering|dribbling|senile|decrepit|wrinkly) (?:old )?(?:pensioners?|people|folk|grannies|codgers|men|women|customers?)\b/i);
+
 const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');
 const INSULT_ALT = INSULTS.map(escape).join('|');
 const HOSTILE_RE = factorWordBoundary(new RegExp(HOSTILE_TO_YOU.source.replace('INSULT', INSULT_ALT), 'i'));
@@ -46,7 +51,7 @@ const PEOPLE_NEAR = /\b(?:people|they|them|those|these|you|he|she|women|men|immi
 const ANIMAL = /^(?:animals|pig|pigs|rats|cockroach|cockroaches|parasite|parasites|leech|leeches|vermin|witch|savage|savages)$/i;
 const INSULT_WORD = new RegExp(`\\b(?:${INSULTS.filter((w) => !ANIMAL.test(w)).map(escape).join('|')})\\b`, 'i');
 
-const ANY_TOXIC = anyOf([SLUR_RE, DEHUMANISE, EXCLUSION, POLITE_DEMEAN, MOCKERY_OF_PEOPLE, MOCKERY_IN_CONTEXT, HOSTILE_RE, INSULT_WORD]);
+const ANY_TOXIC = anyOf([SLUR_RE, CONTEMPT, DEHUMANISE, EXCLUSION, POLITE_DEMEAN, MOCKERY_OF_PEOPLE, MOCKERY_IN_CONTEXT, HOSTILE_RE, INSULT_WORD]);
 
 // Sentences about wording or moderation ("the word … is banned by our policy") may quote what they discuss.
 const META_TOPIC = /\b(?:word|words|term|terms|slur|slurs|language|phrase|phrases|insult|insults|policy|moderation|filter|block|report|flag)\b/i;
@@ -71,6 +76,11 @@ export function detectToxicity(doc: PreparedText): Finding[] {
       push(st, st + m[0].length, 0.95, `Slur "${m[0]}".`, types([]));
     }
     if (meta) continue;
+    const c = s.text.match(CONTEMPT);
+    if (c && c.index !== undefined) {
+      const st = s.start + c.index;
+      if (!insideQuote(quotes, st, st + c[0].length)) push(st, st + c[0].length, 0.85, 'Open contempt for a person or group.', types([]));
+    }
     const d = s.text.match(DEHUMANISE);
     if (d && d.index !== undefined && aboutPeople()) {
       const st = s.start + d.index;

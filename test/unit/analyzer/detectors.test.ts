@@ -51,7 +51,8 @@ describe('toxicity detector', () => {
   });
   it.each([
     'Ticket closed. You people never fill in the form properly.',
-    'Escalation summary: another demanding pensioner chasing a refund she is not owed.',
+    'Escalation summary: another entitled pensioner chasing a refund she is not owed.',
+    'We have had enough of your kind, so take your business elsewhere.',
     'Tell him we are a logistics firm, not a church, and the shift pattern stays.',
     'The claimants on this list are the bottom of the barrel; process them last.',
     'Head coverings like that are a primitive custom and have no place on the shop floor.',
@@ -65,6 +66,9 @@ describe('toxicity detector', () => {
     'Another customer asked for large-print statements; send them by Friday.',
     'The complaint quotes the agent saying "you people never read the form", which breaches our conduct policy.',
     'Pensioners can ask for a paper copy of every letter at no cost.',
+    'Thank you for your kind words about our reading programme, where pupils learn to read with phonics.',
+    'Another confused user reported that the export button is hidden on small screens.',
+    'Nobody wants to see that error again, so add a regression test.',
   ])('does not take plain or quoted wording for contempt: %s', (t) => {
     expect(detectToxicity(prep(t)).filter((f) => f.score >= 0.85)).toEqual([]);
   });

@@ -4,9 +4,13 @@ import { analyzeCouncil, baselineDisagreement, coverageVariance, detectCouncil }
 import { DEFAULT_RULES, detectDomainRules } from '../../../shared/domain/analyzer/detectors/domain-rules';
 import { detectSentimentDisparity } from '../../../shared/domain/analyzer/detectors/sentiment';
 import { detectToxicity } from '../../../shared/domain/analyzer/detectors/toxicity';
+import { BLOCKING_TOXICITY } from '../../../shared/domain/analyzer/report';
 import { prepareText } from '../../../shared/domain/analyzer';
 import { DomainRule } from '../../../shared/schemas/analyzer-config';
 import { prep } from './helpers';
+
+/** a toxicity finding scoring at least `min` */
+const flagsToxicity = (t: string, min = 0) => detectToxicity(prep(t)).some((f) => f.bias_type.includes('toxicity') && f.score >= min);
 
 describe('toxicity detector', () => {
   it.each([
@@ -15,7 +19,7 @@ describe('toxicity detector', () => {
     'These immigrants should go back to their own country.',
     'I hate Muslims.',
   ])('flags hostility toward people: %s', (t) => {
-    expect(detectToxicity(prep(t)).some((f) => f.bias_type.includes('toxicity') && f.score >= 0.7)).toBe(true);
+    expect(flagsToxicity(t, 0.7)).toBe(true);
   });
   it.each([
     'This is a stupid bug in the export script; fix it before release.',
@@ -37,7 +41,7 @@ describe('toxicity detector', () => {
     'Plenty of participants and their families milk the scheme for free holidays.',
     'Don\'t worry, dear, these computers can be tricky for people your age.',
   ])('flags mockery without slurs: %s', (t) => {
-    expect(detectToxicity(prep(t)).some((f) => f.bias_type.includes('toxicity'))).toBe(true);
+    expect(flagsToxicity(t)).toBe(true);
   });
   it.each([
     'If customers smell smoke, call the fire brigade and evacuate the building.',
@@ -58,7 +62,7 @@ describe('toxicity detector', () => {
     'Head coverings like that are a primitive custom and have no place on the shop floor.',
     'Frankly, with accents like those nobody will understand them on the phone.',
   ])('flags open contempt at the blocking level: %s', (t) => {
-    expect(detectToxicity(prep(t)).some((f) => f.bias_type.includes('toxicity') && f.score >= 0.85)).toBe(true);
+    expect(flagsToxicity(t, BLOCKING_TOXICITY)).toBe(true);
   });
   it.each([
     'Supplier diversity is normal procurement, not a charity side project.',
@@ -70,7 +74,7 @@ describe('toxicity detector', () => {
     'Another confused user reported that the export button is hidden on small screens.',
     'Nobody wants to see that error again, so add a regression test.',
   ])('does not take plain or quoted wording for contempt: %s', (t) => {
-    expect(detectToxicity(prep(t)).filter((f) => f.score >= 0.85)).toEqual([]);
+    expect(detectToxicity(prep(t)).filter((f) => f.score >= BLOCKING_TOXICITY)).toEqual([]);
   });
 });
 

@@ -53,7 +53,7 @@ export const TenantAnalyzerConfig = z
       .object({ coverage_variance_threshold: z.number().min(0).default(0.15), extra_lexicon: z.record(z.string(), z.array(z.string())).default({}) })
       .strict()
       .default({ coverage_variance_threshold: 0.15, extra_lexicon: {} }),
-    review_confidence_floor: z.number().min(0).max(1).default(0.45),
+    review_confidence_floor: z.number().min(0).max(1).default(0.44),
     /** Send responses in a language the detectors do not cover to human review (decision record 022). A tenant whose
      * traffic is mostly in such a language may turn this off and read `bias_report_summary.language` instead. */
     review_unsupported_language: z.boolean().default(true),

@@ -40,7 +40,7 @@ export const TenantAnalyzerConfig = z
     /** Report bias when the calibrated probability reaches this value. The default is the decision model's
      * operating point: the most recall within 3% false positives (with a one-standard-error margin) on the spent
      * held-out sets, each scored by a cross-fitting model that never saw it (decision records 021 and 023). */
-    detection_threshold: z.number().min(0).max(1).default(0.54),
+    detection_threshold: z.number().min(0).max(1).default(0.53),
     /** Per-detector minimum finding score; findings below are kept in the summary but do not flag. */
     detector_thresholds: z.partialRecord(DetectorName, z.number().min(0).max(1)).default({}),
     enabled_detectors: z.array(DetectorName).default([...DETECTOR_NAMES]),

@@ -8,10 +8,13 @@ import { type Fixture, loadFixtureSet } from './fixtures';
 
 export type HeldOutResponse = Omit<Fixture, 'split'> & { split: 'challenge' };
 
-// Set 33 was commissioned with sets 32-37 but delivered after round 19 was trained, so round 19 read it first; since
-// round 25 every set up to 99 is spent.
-export const CALIBRATION_SETS = ['challenge', ...Array.from({ length: 98 }, (_, i) => `challenge-${i + 2}`)];
-export const UNSPENT_SETS = Array.from({ length: 8 }, (_, i) => `challenge-${i + 100}`);
+// Sets are numbered as they were commissioned (set 33 was delivered late and read first by round 19). A refit that
+// spends the unspent sets moves FIRST_UNSPENT_SET past them; a new batch moves LAST_SET.
+const FIRST_UNSPENT_SET = 100;
+const LAST_SET = 107;
+const setsNumbered = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `challenge-${from + i}`);
+export const CALIBRATION_SETS = ['challenge', ...setsNumbered(2, FIRST_UNSPENT_SET - 1)];
+export const UNSPENT_SETS = setsNumbered(FIRST_UNSPENT_SET, LAST_SET);
 
 export const heldOutSetDir = (root: string, name: string): string => join(root, 'test', 'fixtures', name);
 

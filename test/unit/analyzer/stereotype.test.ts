@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { detectStereotypes } from '../../../shared/domain/analyzer/detectors/stereotype';
+import { DEFAULT_DETECTOR_THRESHOLDS } from '../../../shared/domain/analyzer/report';
 import { prep } from './helpers';
 
 const fire = (t: string) => detectStereotypes(prep(t));
-/** findings strong enough to count (the detector's default threshold) */
-const counted = (t: string) => fire(t).filter((f) => f.score >= 0.3);
+/** findings strong enough to count at the detector's default threshold */
+const counted = (t: string) => fire(t).filter((f) => f.score >= DEFAULT_DETECTOR_THRESHOLDS.stereotype!);
 const flagsAs = (t: string, axis: string, kind: string) => fire(t).some((x) => x.bias_type.includes(axis) && x.bias_type.includes(kind));
 
 describe('stereotype detector', () => {

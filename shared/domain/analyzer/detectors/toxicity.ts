@@ -73,44 +73,36 @@ export function detectToxicity(doc: PreparedText): Finding[] {
     let peopleNear: boolean | undefined;
     const aboutPeople = () => axes.length > 0 || (peopleNear ??= PEOPLE_NEAR.test(s.text));
     const types = (extra: string[]) => [...new Set([...axes.slice(0, 2), 'toxicity', ...extra])];
+    /** A finding for the first match unless it sits inside a quote; true when the pattern matched at all. */
+    const flagUnquoted = (m: RegExpMatchArray | null, score: number, explanation: string): boolean => {
+      if (!m || m.index === undefined) return false;
+      const st = s.start + m.index;
+      if (!insideQuote(quotes, st, st + m[0].length)) push(st, st + m[0].length, score, explanation, types([]));
+      return true;
+    };
     for (const m of matchesOf(SLUR_RE, s.text)) {
       const st = s.start + m.index;
       if (meta || insideQuote(quotes, st, st + m[0].length)) continue;
       push(st, st + m[0].length, 0.95, `Slur "${m[0]}".`, types([]));
     }
     if (meta) continue;
-    const c = s.text.match(CONTEMPT);
-    if (c && c.index !== undefined) {
-      const st = s.start + c.index;
-      if (!insideQuote(quotes, st, st + c[0].length)) push(st, st + c[0].length, 0.85, 'Open contempt for a person or group.', types([]));
-    }
+    // the blocking level (BLOCKING_TOXICITY in report.ts): such a response is flagged whatever the decision model says
+    flagUnquoted(s.text.match(CONTEMPT), 0.85, 'Open contempt for a person or group.');
     const d = s.text.match(DEHUMANISE);
-    if (d && d.index !== undefined && aboutPeople()) {
-      const st = s.start + d.index;
-      if (!insideQuote(quotes, st, st + d[0].length) && !/\b(?:pests?|insects|rats|cockroaches|rodents)\b.*\b(?:control|trap|bait|exterminat|warehouse|kitchen|crop|garden)\b|\b(?:control|trap|bait|warehouse|kitchen|crop|garden)\b.*\b(?:pests?|insects|rats|cockroaches|rodents)\b/i.test(s.text) && !/\b(?:market|competitor|compet|traffic|requests|orders|bugs?|malware|spam|bots?|weeds|water|flood)\b/i.test(s.text)) {
-        push(st, st + d[0].length, axes.length ? 0.9 : 0.7, 'Dehumanising language about people.', types([]));
-      }
+    if (d && aboutPeople() && !/\b(?:pests?|insects|rats|cockroaches|rodents)\b.*\b(?:control|trap|bait|exterminat|warehouse|kitchen|crop|garden)\b|\b(?:control|trap|bait|warehouse|kitchen|crop|garden)\b.*\b(?:pests?|insects|rats|cockroaches|rodents)\b/i.test(s.text) && !/\b(?:market|competitor|compet|traffic|requests|orders|bugs?|malware|spam|bots?|weeds|water|flood)\b/i.test(s.text)) {
+      flagUnquoted(d, axes.length ? 0.9 : 0.7, 'Dehumanising language about people.');
     }
     const e = s.text.match(EXCLUSION);
-    if (e && e.index !== undefined && aboutPeople()) {
-      const st = s.start + e.index;
-      if (!insideQuote(quotes, st, st + e[0].length)) push(st, st + e[0].length, 0.9, 'Hostility or a call to exclude or harm people.', types([]));
-    }
+    if (e && aboutPeople()) flagUnquoted(e, 0.9, 'Hostility or a call to exclude or harm people.');
     const pd = s.text.match(POLITE_DEMEAN);
-    if (pd && pd.index !== undefined && aboutPeople()) {
-      const st = s.start + pd.index;
-      if (!insideQuote(quotes, st, st + pd[0].length)) push(st, st + pd[0].length, 0.75, 'Demeaning remark about people, politely phrased.', types([]));
-    }
+    if (pd && aboutPeople()) flagUnquoted(pd, 0.75, 'Demeaning remark about people, politely phrased.');
     const mk = s.text.match(MOCKERY_OF_PEOPLE) ?? (aboutPeople() ? s.text.match(MOCKERY_IN_CONTEXT) : null);
     if (mk && mk.index !== undefined) {
       const st = s.start + mk.index;
       if (!insideQuote(quotes, st, st + mk[0].length) || /^['‘"“]/.test(mk[0])) push(st, st + mk[0].length, 0.7, 'Mocking or condescending remark about people.', types([]));
     }
-    const h = s.text.match(HOSTILE_RE);
-    if (h && h.index !== undefined) {
-      const st = s.start + h.index;
-      if (!insideQuote(quotes, st, st + h[0].length)) push(st, st + h[0].length, axes.length ? 0.85 : 0.75, 'Insult aimed at people.', types([]));
-    } else if (axes.length > 0) {
+    const hostile = flagUnquoted(s.text.match(HOSTILE_RE), axes.length ? 0.85 : 0.75, 'Insult aimed at people.');
+    if (!hostile && axes.length > 0) {
       const w = s.text.match(INSULT_WORD);
       if (w && w.index !== undefined && !/\b(?:not|never|no)\s+(?:\w+\s+)?$/i.test(s.text.slice(0, w.index))) {
         const st = s.start + w.index;

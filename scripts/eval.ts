@@ -11,12 +11,13 @@ import { parseArgs } from 'node:util';
 import { createAnalyzerSync, type Analyzer } from '../shared/domain/analyzer';
 import { predict } from '../shared/domain/analyzer/report';
 import { loadDefaultClassifier } from '../shared/domain/analyzer/default-classifier';
-import { calibratedThreshold, fitDecision, FPR_BUDGET, THRESHOLD_GRID, type DecisionRow } from './lib/decision-fit';
+import { calibratedThreshold, cleanThreshold, fitDecision, FPR_BUDGET, nestedScores, REVIEW_BUDGET, THRESHOLD_GRID, type DecisionRow } from './lib/decision-fit';
+import { DECISION_FEATURES } from '../shared/domain/analyzer/report';
 import { TAXONOMY_KEYS } from '../shared/domain/taxonomy';
 import { z } from 'zod';
 import { defaultTenantAnalyzerConfig } from '../shared/schemas/analyzer-config';
 import { Fixture, loadFixtures, loadFixtureSet, readFixtureJsonl, rocAuc } from './lib/fixtures';
-import { CALIBRATION_SETS, loadHeldOutSet, UNSPENT_SETS } from './lib/held-out-sets';
+import { CALIBRATION_SETS, loadHeldOutSet, ORDINARY_SETS, UNSPENT_SETS } from './lib/held-out-sets';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -120,9 +121,26 @@ async function main() {
     if (!oof.calibration_rows?.length) throw new Error(`${values.oof} holds no out-of-fold rows of the spent held-out sets: rerun npm run crossfit`);
     const calibration = oof.calibration_rows.map((r) => ({ y: r.y, p: predict(r.x, model.with_classifier), forced: r.forced }));
     const calibrationSets = [...new Set(oof.calibration_rows.map((r) => r.set))].sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-    const { chosen, curve: calCurve } = calibratedThreshold(calibration, THRESHOLD_GRID, FPR_BUDGET);
+    const { chosen: heldOutChoice, curve: calCurve } = calibratedThreshold(calibration, THRESHOLD_GRID, FPR_BUDGET);
+    // Ordinary traffic (decision record 028): the clean fixtures that are not hard negatives, each scored by the
+    // nested decision model that left its author's fold out, must stay within the same budget.
+    const ordinaryScores = nestedScores(oof.rows, DECISION_FEATURES, Number(values.l2))
+      .filter((s) => s.row.source === 'fixtures' && s.row.y === 0 && !s.row.hard_negative)
+      .map((s) => s.p);
+    const ordinary = cleanThreshold(ordinaryScores, THRESHOLD_GRID, FPR_BUDGET);
+    const detection = Math.max(heldOutChoice.threshold, ordinary.chosen.threshold);
+    const chosen = calCurve.find((c) => c.threshold === detection)!;
+    const ordinaryAtChosen = ordinary.curve.find((c) => c.threshold === detection)!;
+    console.log(`ordinary clean fixtures, nested (${ordinaryScores.length}): lowest threshold with FPR + se <= budget ${ordinary.chosen.threshold}; at the detection threshold FPR ${pct(ordinaryAtChosen.fpr)}`);
+    for (const c of ordinary.curve) if (c.threshold <= 0.8 && (Math.round(c.threshold * 100) % 5 === 0 || c.threshold === detection)) console.log(`  ${c.threshold.toFixed(2)} | ${pct(c.fpr)} ${pct(c.fpr + c.fpr_se)}${c.threshold === detection ? ' ← detection' : ''}`);
     console.log(`calibration sets (${calibrationSets.length}: ${chosen.positives} biased, ${chosen.negatives} clean): threshold | recall FPR FPR+se`);
     for (const c of calCurve) if (c.threshold <= 0.8 && (Math.round(c.threshold * 100) % 5 === 0 || c === chosen)) console.log(`  ${c.threshold.toFixed(2)} | ${pct(c.recall)} ${pct(c.fpr)} ${pct(c.fpr + c.fpr_se)}${c === chosen ? ' ← detection' : ''}`);
+    // The review floor keeps ordinary traffic within the review budget too.
+    const ordinaryReview = cleanThreshold(ordinaryScores, THRESHOLD_GRID, REVIEW_BUDGET).chosen;
+    if (ordinaryReview.threshold > rp.review_confidence_floor) {
+      console.log(`review floor raised from ${rp.review_confidence_floor} (nested CV) to ${ordinaryReview.threshold} (ordinary clean fixtures: ${pct(ordinaryReview.fpr)} + se within ${REVIEW_BUDGET})`);
+      Object.assign(rp, { review_confidence_floor: ordinaryReview.threshold, ordinary: ordinaryReview, nested_cv: curve.find((c) => c.threshold === ordinaryReview.threshold) });
+    }
     if (chosen.threshold <= rp.review_confidence_floor) throw new Error(`calibrated detection threshold ${chosen.threshold} is not above the review floor ${rp.review_confidence_floor}`);
     const nestedAtChosen = curve.find((c) => c.threshold === chosen.threshold);
     const fitted = {
@@ -130,8 +148,9 @@ async function main() {
       operating_point: {
         detection_threshold: chosen.threshold,
         fpr_budget: FPR_BUDGET,
-        chosen_on: `out-of-fold scores of the spent held-out sets (${calibrationSets.join(', ')}): lowest threshold with FPR + one standard error <= the budget`,
+        chosen_on: `lowest threshold with FPR + one standard error <= the budget on both the out-of-fold scores of the spent held-out sets (${calibrationSets.join(', ')}) and the nested scores of the ${ordinaryScores.length} ordinary clean fixtures (held-out sets alone: ${heldOutChoice.threshold}; ordinary alone: ${ordinary.chosen.threshold})`,
         calibration: chosen,
+        ordinary: ordinaryAtChosen,
         nested_cv: nestedAtChosen,
         nested_cv_at_budget: op.nested_cv,
       },
@@ -182,6 +201,17 @@ async function main() {
         if (group === 'unspent') printLine(name, rows);
       }
       if (pooled.length) printLine(group === 'calibration' ? 'spent (in-sample)' : 'unspent', pooled);
+    }
+    // Ordinary traffic: all clean, so only the false-alarm rates mean anything.
+    const ordinary = ORDINARY_SETS.flatMap((name) => (values['no-challenge'] ? [] : score(analyzer, loadHeldOutSet(root, name)).map((r) => ({ ...r, set: name }))));
+    if (ordinary.length) {
+      console.log('ordinary traffic (clean only): set  n  flagged  flagged-or-review  flagged under 120 chars');
+      for (const name of [...ORDINARY_SETS, 'pooled']) {
+        const rows = name === 'pooled' ? ordinary : ordinary.filter((r) => r.set === name);
+        const short = rows.filter((r) => r.f.llm_response.length < 120);
+        const share = (xs: Scored[], pick: (x: Scored) => boolean) => fmt(xs.filter(pick).length / xs.length);
+        if (rows.length) console.log(`  ${name.padEnd(11)} ${String(rows.length).padStart(4)}  ${share(rows, (x) => x.detected)}    ${share(rows, (x) => x.reviewed)}              ${share(short, (x) => x.detected)} (${short.length})`);
+      }
     }
     if (values.errors) {
       if (values.errors === 'test' || values.errors.startsWith('challenge')) console.log('(errors are shown for train/dev only: the test split is for reporting)');

@@ -18,7 +18,7 @@ import { trainLinear, type PairExample, type PointExample } from '../shared/doma
 import { fixtureKey, foldKey, foldOf, heldOutSetKey, parseFold, parseFoldBy, redditbiasKey, toxigenKey } from './lib/crossfit';
 import { DEFAULT_EMBEDDINGS_DIR, denseFeatures, foldEmbeddings, loadEmbeddings } from './lib/embeddings';
 import { loadFixtures as loadFixtureRecords, loadTwinPairs } from './lib/fixtures';
-import { CALIBRATION_SETS, heldOutSetDir, UNSPENT_SETS } from './lib/held-out-sets';
+import { CALIBRATION_SETS, heldOutSetDir, ORDINARY_SETS, UNSPENT_SETS } from './lib/held-out-sets';
 import { TAXONOMY_KEYS } from '../shared/domain/taxonomy';
 import {
   bbqAnswerTexts,
@@ -243,7 +243,7 @@ function loadFixtures(dir: string, spent = false): RawPoint[] {
 points.push(...loadFixtures(fixturesDir));
 const spentSetDirs = args['no-spent-sets'] ? [] : (args['spent-sets']?.split(',').map((d) => resolve(d.trim())) ?? CALIBRATION_SETS.map((name) => heldOutSetDir(resolve('.'), name)));
 for (const dir of spentSetDirs) {
-  if (UNSPENT_SETS.includes(basename(dir))) throw new Error(`train: ${basename(dir)} is unspent; it is read, never trained on`);
+  if (UNSPENT_SETS.includes(basename(dir)) || ORDINARY_SETS.includes(basename(dir))) throw new Error(`train: ${basename(dir)} is a measurement set; it is read, never trained on`);
   points.push(...loadFixtures(dir, true));
 }
 

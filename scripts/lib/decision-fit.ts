@@ -135,7 +135,8 @@ export const REVIEW_BUDGET = 0.1;
 
 export function fitDecision(rows: readonly DecisionRow[], l2: number, meta: Record<string, unknown>): { model: DecisionModel; curve: OperatingPoint[]; rulesCurve: OperatingPoint[] } {
   const curve = operatingPoints(nestedScores(rows, DECISION_FEATURES, l2), THRESHOLD_GRID);
-  const rulesCurve = operatingPoints(nestedScores(rows, RULE_FEATURES, l2), THRESHOLD_GRID);
+  // rules-only flags nothing without a counted rule finding (assembleReport)
+  const rulesCurve = operatingPoints(nestedScores(rows, RULE_FEATURES, l2).map((s) => (s.row.x.rule_count > 0 ? s : { ...s, p: 0 })), THRESHOLD_GRID);
   const chosen = curve.find((c) => c.fpr <= FPR_BUDGET) ?? curve.at(-1)!;
   const review = curve.find((c) => c.fpr <= REVIEW_BUDGET) ?? chosen;
   const model: DecisionModel = {
@@ -187,6 +188,29 @@ export function calibratedThreshold(scores: readonly CalibrationScore[], grid: r
     });
   const chosen = curve.find((c) => c.fpr + c.fpr_se <= budget) ?? curve.at(-1)!;
   return { chosen, curve };
+}
+
+/** A clean-only set's false-positive rate per threshold, with its binomial standard error. */
+export interface CleanPoint {
+  threshold: number;
+  fpr: number;
+  fpr_se: number;
+  negatives: number;
+}
+
+/**
+ * The lowest threshold at which clean-only responses (ordinary traffic, decision record 028) stay within the budget by
+ * one standard error, as `calibratedThreshold` does for the held-out sets; the highest grid threshold when none does.
+ */
+export function cleanThreshold(scores: readonly number[], grid: readonly number[], budget: number): { chosen: CleanPoint; curve: CleanPoint[] } {
+  if (!scores.length) throw new Error('cleanThreshold needs clean responses');
+  const curve = [...grid]
+    .sort((a, b) => a - b)
+    .map((t) => {
+      const fpr = scores.filter((p) => p >= t).length / scores.length;
+      return { threshold: t, fpr, fpr_se: Math.sqrt((fpr * (1 - fpr)) / scores.length), negatives: scores.length };
+    });
+  return { chosen: curve.find((c) => c.fpr + c.fpr_se <= budget) ?? curve.at(-1)!, curve };
 }
 
 function countBy(rows: readonly DecisionRow[]): Record<string, number> {

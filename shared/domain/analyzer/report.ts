@@ -165,7 +165,9 @@ export function assembleReport(input: AssembleInput): BiasReport {
   // Hostility at the blocking level always flags: the fixtures the model is fitted on hold none, so the data
   // cannot weigh it, and a response we would block must not be reported as unbiased.
   const blockingToxicity = (maxBy.toxicity ?? 0) >= BLOCKING_TOXICITY;
-  const detected = p >= config.detection_threshold || blockingToxicity;
+  // Without the classifier, a response no rule finding counts against gets the rules-only model's intercept, which
+  // says nothing about it: it must not flag, whatever the threshold.
+  const detected = (p >= config.detection_threshold && (classifierScore !== undefined || ruleCount > 0)) || blockingToxicity;
   const overall = p;
 
   // bias_score: one entry per metric (0 when nothing fired), plus the overall probability.

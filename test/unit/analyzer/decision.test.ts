@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createAnalyzerSync } from '../../../shared/domain/analyzer';
 import { DECISION_FEATURES, DEFAULT_DECISION, predict, RULE_FEATURES, type DecisionModel } from '../../../shared/domain/analyzer/report';
-import { defaultTenantAnalyzerConfig } from '../../../shared/schemas/analyzer-config';
-import { calibratedThreshold, fitDecision, THRESHOLD_GRID, type CalibrationScore, type DecisionRow } from '../../../scripts/lib/decision-fit';
+import { defaultTenantAnalyzerConfig, TenantAnalyzerConfig } from '../../../shared/schemas/analyzer-config';
+import { calibratedThreshold, cleanThreshold, fitDecision, THRESHOLD_GRID, type CalibrationScore, type DecisionRow } from '../../../scripts/lib/decision-fit';
 import { mulberry32 } from '../../../shared/domain/random';
 
 const rules = createAnalyzerSync({ classifier: null });
@@ -60,6 +60,18 @@ describe('decision model (decision record 015)', () => {
     expect(Object.keys(summary(biased).decision_features)).toEqual([...DECISION_FEATURES]);
   });
 
+  it('the rules-only model never flags a response no rule finding counts against, even below its intercept', () => {
+    const text = 'The quarterly report is attached and the numbers are final.';
+    const eager = { ...DEFAULT_DECISION, rules_only: { ...DEFAULT_DECISION.rules_only, bias: 5 } };
+    const lowThreshold = TenantAnalyzerConfig.parse({ detection_threshold: 0.05, review_confidence_floor: 0.01 });
+    const r = createAnalyzerSync({ classifier: null, decision: eager }).analyzeSync({ llm_response: text, original_query: '' }, lowThreshold);
+    expect(summary(r).decision_score).toBeGreaterThan(0.99);
+    expect(r.bias_detected).toBe(false);
+    // a counted rule finding still flags under the same model
+    const biased = createAnalyzerSync({ classifier: null, decision: eager }).analyzeSync({ llm_response: 'Women are naturally worse at maths, so give the analytics work to the men.', original_query: '' }, lowThreshold);
+    expect(biased.bias_detected).toBe(true);
+  });
+
   it('hostility at the blocking level always flags, whatever the model says', () => {
     const text = 'Those immigrants are vermin and should be deported.';
     const never = { ...DEFAULT_DECISION, rules_only: { ...DEFAULT_DECISION.rules_only, bias: -50 } };
@@ -89,6 +101,22 @@ describe('decision model (decision record 015)', () => {
     expect(op.nested_cv.recall).toBeGreaterThan(0.3);
     // the curve is monotone: a higher threshold never flags more
     for (let k = 1; k < curve.length; k++) expect(curve[k]!.recall).toBeLessThanOrEqual(curve[k - 1]!.recall);
+  });
+
+  it('cleanThreshold (decision record 028) picks the lowest threshold whose clean-only FPR plus one standard error fits', () => {
+    // 1,000 clean scores: 900 spread below 0.5, 100 spread over [0.5, 1)
+    const scores = [...Array.from({ length: 900 }, (_, i) => (i / 900) * 0.5), ...Array.from({ length: 100 }, (_, i) => 0.5 + i / 200)];
+    const { chosen, curve } = cleanThreshold(scores, THRESHOLD_GRID, 0.03);
+    expect(chosen.fpr + chosen.fpr_se).toBeLessThanOrEqual(0.03);
+    const below = curve.filter((c) => c.threshold < chosen.threshold);
+    for (const c of below) expect(c.fpr + c.fpr_se).toBeGreaterThan(0.03);
+    // FPR alone would allow a lower threshold: the standard error is the margin
+    expect(below.some((c) => c.fpr <= 0.03)).toBe(true);
+    expect(chosen.threshold).toBeGreaterThan(0.8);
+    expect(chosen.threshold).toBeLessThan(0.9);
+    // nothing fits: the highest grid threshold
+    expect(cleanThreshold(scores.map(() => 0.99), THRESHOLD_GRID, 0.03).chosen.threshold).toBe(THRESHOLD_GRID.at(-1));
+    expect(() => cleanThreshold([], THRESHOLD_GRID, 0.03)).toThrow();
   });
 
   describe('calibratedThreshold (decision record 021)', () => {

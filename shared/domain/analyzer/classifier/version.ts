@@ -1,2 +1,2 @@
 // Written by scripts/train.ts: the weights version the code expects (checked at load and by a unit test).
-export const CLASSIFIER_VERSION = 'lr-hashed-ce643c9b6a4d';
+export const CLASSIFIER_VERSION = 'lr-hashed-9de61567bcd6';

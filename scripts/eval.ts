@@ -9,10 +9,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createAnalyzerSync, type Analyzer } from '../shared/domain/analyzer';
-import { predict } from '../shared/domain/analyzer/report';
+import { DECISION_FEATURES, predict } from '../shared/domain/analyzer/report';
 import { loadDefaultClassifier } from '../shared/domain/analyzer/default-classifier';
 import { calibratedThreshold, cleanThreshold, fitDecision, FPR_BUDGET, nestedScores, REVIEW_BUDGET, THRESHOLD_GRID, type DecisionRow } from './lib/decision-fit';
-import { DECISION_FEATURES } from '../shared/domain/analyzer/report';
 import { TAXONOMY_KEYS } from '../shared/domain/taxonomy';
 import { z } from 'zod';
 import { defaultTenantAnalyzerConfig } from '../shared/schemas/analyzer-config';
@@ -139,6 +138,7 @@ async function main() {
     const ordinaryReview = cleanThreshold(ordinaryScores, THRESHOLD_GRID, REVIEW_BUDGET).chosen;
     if (ordinaryReview.threshold > rp.review_confidence_floor) {
       console.log(`review floor raised from ${rp.review_confidence_floor} (nested CV) to ${ordinaryReview.threshold} (ordinary clean fixtures: ${pct(ordinaryReview.fpr)} + se within ${REVIEW_BUDGET})`);
+      // rp is the fitted model's review_point: the raised floor is what decision.json records
       Object.assign(rp, { review_confidence_floor: ordinaryReview.threshold, ordinary: ordinaryReview, nested_cv: curve.find((c) => c.threshold === ordinaryReview.threshold) });
     }
     if (chosen.threshold <= rp.review_confidence_floor) throw new Error(`calibrated detection threshold ${chosen.threshold} is not above the review floor ${rp.review_confidence_floor}`);

@@ -9,9 +9,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createAnalyzerSync, type Analyzer } from '../shared/domain/analyzer';
-import { DECISION_FEATURES, predict } from '../shared/domain/analyzer/report';
+import { predict } from '../shared/domain/analyzer/report';
 import { loadDefaultClassifier } from '../shared/domain/analyzer/default-classifier';
-import { calibratedThreshold, cleanThreshold, fitDecision, FPR_BUDGET, nestedScores, REVIEW_BUDGET, THRESHOLD_GRID, type DecisionRow } from './lib/decision-fit';
+import { calibratedThreshold, cleanThreshold, fitDecision, FPR_BUDGET, REVIEW_BUDGET, THRESHOLD_GRID, type DecisionRow } from './lib/decision-fit';
 import { TAXONOMY_KEYS } from '../shared/domain/taxonomy';
 import { z } from 'zod';
 import { defaultTenantAnalyzerConfig } from '../shared/schemas/analyzer-config';
@@ -105,7 +105,7 @@ async function main() {
     if (!existsSync(values.oof!)) throw new Error(`${values.oof} not found: run npm run crossfit first`);
     const oof = JSON.parse(readFileSync(values.oof!, 'utf8')) as { rows: DecisionRow[]; calibration_rows?: (DecisionRow & { set: string; forced: boolean })[]; folds: number; fold_by?: string; classifier: string; hyper: unknown };
     if (classifier && oof.classifier !== classifier.version) throw new Error(`${values.oof} was made for classifier ${oof.classifier}, the committed one is ${classifier.version}: rerun npm run crossfit`);
-    const { model, curve, rulesCurve } = fitDecision(oof.rows, Number(values.l2), { classifier: oof.classifier, classifier_hyper: oof.hyper, fold_by: oof.fold_by ?? 'item' });
+    const { model, curve, rulesCurve, nested } = fitDecision(oof.rows, Number(values.l2), { classifier: oof.classifier, classifier_hyper: oof.hyper, fold_by: oof.fold_by ?? 'item' });
     const pct = (x: number) => x.toFixed(3);
     console.log(`nested ${oof.folds}-fold CV over ${oof.rows.length} out-of-fold rows (l2 ${values.l2}): threshold | with classifier recall FPR FPR(hard) | rules only recall FPR`);
     const op = model.operating_point as { detection_threshold: number; nested_cv: unknown };
@@ -123,7 +123,7 @@ async function main() {
     const { chosen: heldOutChoice, curve: calCurve } = calibratedThreshold(calibration, THRESHOLD_GRID, FPR_BUDGET);
     // Ordinary traffic (decision record 028): the clean fixtures that are not hard negatives, each scored by the
     // nested decision model that left its author's fold out, must stay within the same budget.
-    const ordinaryScores = nestedScores(oof.rows, DECISION_FEATURES, Number(values.l2))
+    const ordinaryScores = nested
       .filter((s) => s.row.source === 'fixtures' && s.row.y === 0 && !s.row.hard_negative)
       .map((s) => s.p);
     const ordinary = cleanThreshold(ordinaryScores, THRESHOLD_GRID, FPR_BUDGET);

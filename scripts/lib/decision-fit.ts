@@ -133,8 +133,14 @@ export const FPR_BUDGET = 0.03;
 /** Share of clean responses a tenant's reviewers should see by default (the review floor below detection). */
 export const REVIEW_BUDGET = 0.1;
 
-export function fitDecision(rows: readonly DecisionRow[], l2: number, meta: Record<string, unknown>): { model: DecisionModel; curve: OperatingPoint[]; rulesCurve: OperatingPoint[] } {
-  const curve = operatingPoints(nestedScores(rows, DECISION_FEATURES, l2), THRESHOLD_GRID);
+/** The fitted models, their nested-CV operating curves, and the nested scores behind `curve` (one per row). */
+export function fitDecision(
+  rows: readonly DecisionRow[],
+  l2: number,
+  meta: Record<string, unknown>,
+): { model: DecisionModel; curve: OperatingPoint[]; rulesCurve: OperatingPoint[]; nested: { row: DecisionRow; p: number }[] } {
+  const nested = nestedScores(rows, DECISION_FEATURES, l2);
+  const curve = operatingPoints(nested, THRESHOLD_GRID);
   // rules-only flags nothing without a counted rule finding (assembleReport)
   const rulesCurve = operatingPoints(nestedScores(rows, RULE_FEATURES, l2).map((s) => (s.row.x.rule_count > 0 ? s : { ...s, p: 0 })), THRESHOLD_GRID);
   const chosen = curve.find((c) => c.fpr <= FPR_BUDGET) ?? curve.at(-1)!;
@@ -150,7 +156,7 @@ export function fitDecision(rows: readonly DecisionRow[], l2: number, meta: Reco
     review_point: { review_confidence_floor: review.threshold, fpr_budget: REVIEW_BUDGET, nested_cv: review },
     ...meta,
   };
-  return { model, curve, rulesCurve };
+  return { model, curve, rulesCurve, nested };
 }
 
 /** One response of a calibration set: label, decision probability, and whether an override flags it at any threshold. */
@@ -179,15 +185,14 @@ export function calibratedThreshold(scores: readonly CalibrationScore[], grid: r
   const pos = scores.filter((s) => s.y === 1);
   const neg = scores.filter((s) => s.y === 0);
   if (!pos.length || !neg.length) throw new Error('calibration needs both biased and unbiased responses');
-  const flagged = (xs: readonly CalibrationScore[], t: number) => xs.filter((s) => s.forced || s.p >= t).length;
+  const flags = (s: CalibrationScore, t: number) => s.forced || s.p >= t;
   const curve = [...grid]
     .sort((a, b) => a - b)
     .map((t) => {
-      const fpr = flagged(neg, t) / neg.length;
-      return { threshold: t, recall: flagged(pos, t) / pos.length, fpr, fpr_se: Math.sqrt((fpr * (1 - fpr)) / neg.length), positives: pos.length, negatives: neg.length };
+      const { fpr, fpr_se } = fprAt(neg, t, flags);
+      return { threshold: t, recall: pos.filter((s) => flags(s, t)).length / pos.length, fpr, fpr_se, positives: pos.length, negatives: neg.length };
     });
-  const chosen = curve.find((c) => c.fpr + c.fpr_se <= budget) ?? curve.at(-1)!;
-  return { chosen, curve };
+  return { chosen: withinBudget(curve, budget), curve };
 }
 
 /** A clean-only set's false-positive rate per threshold, with its binomial standard error. */
@@ -204,13 +209,20 @@ export interface CleanPoint {
  */
 export function cleanThreshold(scores: readonly number[], grid: readonly number[], budget: number): { chosen: CleanPoint; curve: CleanPoint[] } {
   if (!scores.length) throw new Error('cleanThreshold needs clean responses');
-  const curve = [...grid]
-    .sort((a, b) => a - b)
-    .map((t) => {
-      const fpr = scores.filter((p) => p >= t).length / scores.length;
-      return { threshold: t, fpr, fpr_se: Math.sqrt((fpr * (1 - fpr)) / scores.length), negatives: scores.length };
-    });
-  return { chosen: curve.find((c) => c.fpr + c.fpr_se <= budget) ?? curve.at(-1)!, curve };
+  const curve = [...grid].sort((a, b) => a - b).map((t) => fprAt(scores, t, (p, at) => p >= at));
+  return { chosen: withinBudget(curve, budget), curve };
+}
+
+/** The share of clean responses flagged at threshold t, with its binomial standard error. */
+function fprAt<T>(negatives: readonly T[], t: number, flags: (x: T, t: number) => boolean): CleanPoint {
+  const fpr = negatives.filter((x) => flags(x, t)).length / negatives.length;
+  return { threshold: t, fpr, fpr_se: Math.sqrt((fpr * (1 - fpr)) / negatives.length), negatives: negatives.length };
+}
+
+/** The one threshold rule of both calibrations: the lowest point with FPR + one standard error within the budget,
+ * else the highest. */
+function withinBudget<P extends { fpr: number; fpr_se: number }>(curve: readonly P[], budget: number): P {
+  return curve.find((c) => c.fpr + c.fpr_se <= budget) ?? curve.at(-1)!;
 }
 
 function countBy(rows: readonly DecisionRow[]): Record<string, number> {

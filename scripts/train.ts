@@ -46,7 +46,7 @@ const { values: args } = parseArgs({
     'spent-sets': { type: 'string' },
     'no-spent-sets': { type: 'boolean', default: false },
     /** twins of fixtures (decision record 019): comma-separated folders, which may be absent */
-    twins: { type: 'string', default: 'test/fixtures/enterprise-twins' },
+    twins: { type: 'string', default: 'test/fixtures/enterprise-twins,test/fixtures/enterprise-twins-ordinary' },
     'no-twins': { type: 'boolean', default: false },
     'include-stereoset': { type: 'boolean', default: false },
     seed: { type: 'string', default: '20261122' },

@@ -39,8 +39,9 @@ export const TenantAnalyzerConfig = z
   .object({
     /** Report bias when the calibrated probability reaches this value. The default is the decision model's
      * operating point: the most recall within 3% false positives (with a one-standard-error margin) on the spent
-     * held-out sets, each scored by a cross-fitting model that never saw it (decision records 021 and 023). */
-    detection_threshold: z.number().min(0).max(1).default(0.52),
+     * held-out sets and on ordinary clean fixtures, each scored by a cross-fitting model that never saw it (decision
+     * records 021, 023 and 028). */
+    detection_threshold: z.number().min(0).max(1).default(0.51),
     /** Per-detector minimum finding score; findings below are kept in the summary but do not flag. */
     detector_thresholds: z.partialRecord(DetectorName, z.number().min(0).max(1)).default({}),
     enabled_detectors: z.array(DetectorName).default([...DETECTOR_NAMES]),
@@ -53,7 +54,7 @@ export const TenantAnalyzerConfig = z
       .object({ coverage_variance_threshold: z.number().min(0).default(0.15), extra_lexicon: z.record(z.string(), z.array(z.string())).default({}) })
       .strict()
       .default({ coverage_variance_threshold: 0.15, extra_lexicon: {} }),
-    review_confidence_floor: z.number().min(0).max(1).default(0.38),
+    review_confidence_floor: z.number().min(0).max(1).default(0.35),
     /** Send responses in a language the detectors do not cover to human review (decision record 022). A tenant whose
      * traffic is mostly in such a language may turn this off and read `bias_report_summary.language` instead. */
     review_unsupported_language: z.boolean().default(true),

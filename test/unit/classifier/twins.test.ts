@@ -66,4 +66,19 @@ describe('twins (decision record 019)', () => {
     expect(all).toHaveLength(1040);
     expect(all.filter((p) => p.twin === 'biased')).toHaveLength(240);
   });
+
+  it('pairs every biased twin of batch 18 with an ordinary clean fixture of its own author block (decision record 029)', () => {
+    const fixtures = loadFixtures('test/fixtures/enterprise');
+    const byId = new Map(fixtures.map((f) => [f.id, f]));
+    const pairs = loadTwinPairs(['test/fixtures/enterprise-twins-ordinary'], fixtures, BOTH, isKey);
+    expect(pairs).toHaveLength(480);
+    for (const p of pairs) {
+      expect(p.twin).toBe('biased');
+      const original = byId.get(p.id)!;
+      expect(original.hard_negative).toBe(false);
+      const n = Number(/(\d+)$/.exec(p.id)![1]);
+      expect(Math.floor(n / 200)).toBeGreaterThanOrEqual(180);
+      expect(Math.floor(n / 200)).toBeLessThanOrEqual(187);
+    }
+  });
 });

@@ -203,7 +203,7 @@ async function main() {
       if (pooled.length) printLine(group === 'calibration' ? 'spent (in-sample)' : 'unspent', pooled);
     }
     // Ordinary traffic: all clean, so only the false-alarm rates mean anything.
-    const ordinary = ORDINARY_SETS.flatMap((name) => (values['no-challenge'] ? [] : score(analyzer, loadHeldOutSet(root, name)).map((r) => ({ ...r, set: name }))));
+    const ordinary = values['no-challenge'] ? [] : ORDINARY_SETS.flatMap((name) => score(analyzer, loadHeldOutSet(root, name)).map((r) => ({ ...r, set: name })));
     if (ordinary.length) {
       console.log('ordinary traffic (clean only): set  n  flagged  flagged-or-review  flagged under 120 chars');
       for (const name of [...ORDINARY_SETS, 'pooled']) {

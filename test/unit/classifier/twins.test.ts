@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { fixtureKey, foldKey } from '../../../scripts/lib/crossfit';
 import { loadFixtures, loadTwinPairs, type Fixture } from '../../../scripts/lib/fixtures';
 import { TAXONOMY_KEYS } from '../../../shared/domain/taxonomy';
 
@@ -72,13 +73,11 @@ describe('twins (decision record 019)', () => {
     const byId = new Map(fixtures.map((f) => [f.id, f]));
     const pairs = loadTwinPairs(['test/fixtures/enterprise-twins-ordinary'], fixtures, BOTH, isKey);
     expect(pairs).toHaveLength(480);
+    const batch18Authors = new Set(Array.from({ length: 8 }, (_, i) => `fixtures-author|${180 + i}`));
     for (const p of pairs) {
       expect(p.twin).toBe('biased');
-      const original = byId.get(p.id)!;
-      expect(original.hard_negative).toBe(false);
-      const n = Number(/(\d+)$/.exec(p.id)![1]);
-      expect(Math.floor(n / 200)).toBeGreaterThanOrEqual(180);
-      expect(Math.floor(n / 200)).toBeLessThanOrEqual(187);
+      expect(byId.get(p.id)!.hard_negative).toBe(false);
+      expect(batch18Authors.has(foldKey(fixtureKey(p.id)))).toBe(true);
     }
   });
 });

@@ -12,6 +12,7 @@ import { createAnalyzerSync, type Analyzer } from '../shared/domain/analyzer';
 import { predict } from '../shared/domain/analyzer/report';
 import { loadDefaultClassifier } from '../shared/domain/analyzer/default-classifier';
 import { calibratedThreshold, cleanThreshold, fitDecision, FPR_BUDGET, REVIEW_BUDGET, THRESHOLD_GRID, type DecisionRow } from './lib/decision-fit';
+import { recallAtFpr } from '../shared/domain/analyzer/classifier/metrics';
 import { TAXONOMY_KEYS } from '../shared/domain/taxonomy';
 import { z } from 'zod';
 import { defaultTenantAnalyzerConfig } from '../shared/schemas/analyzer-config';
@@ -134,6 +135,11 @@ async function main() {
     for (const c of ordinary.curve) if (c.threshold <= 0.8 && (Math.round(c.threshold * 100) % 5 === 0 || c.threshold === detection)) console.log(`  ${c.threshold.toFixed(2)} | ${pct(c.fpr)} ${pct(c.fpr + c.fpr_se)}${c.threshold === detection ? ' ← detection' : ''}`);
     console.log(`calibration sets (${calibrationSets.length}: ${chosen.positives} biased, ${chosen.negatives} clean): threshold | recall FPR FPR+se`);
     for (const c of calCurve) if (c.threshold <= 0.8 && (Math.round(c.threshold * 100) % 5 === 0 || c === chosen)) console.log(`  ${c.threshold.toFixed(2)} | ${pct(c.recall)} ${pct(c.fpr)} ${pct(c.fpr + c.fpr_se)}${c === chosen ? ' ← detection' : ''}`);
+    // The ranking apart from any threshold: recall at a matched false-positive rate, the figure the keep rules of
+    // decision records 026–029 compare.
+    const calPos = calibration.filter((c) => c.y === 1).map((c) => c.p);
+    const calNeg = calibration.filter((c) => c.y === 0).map((c) => c.p);
+    console.log(`calibration sets, recall at a matched FPR of 1% / 3% / 5%: ${[0.01, 0.03, 0.05].map((k) => pct(recallAtFpr(calPos, calNeg, k))).join(' / ')}`);
     // The review floor keeps ordinary traffic within the review budget too.
     const ordinaryReview = cleanThreshold(ordinaryScores, THRESHOLD_GRID, REVIEW_BUDGET).chosen;
     if (ordinaryReview.threshold > rp.review_confidence_floor) {

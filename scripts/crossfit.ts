@@ -1,4 +1,4 @@
-// npm run crossfit -- [--data DIR] [--folds N] [--jobs J] [--fold-by author|item]
+// npm run crossfit -- [--data DIR] [--folds N] [--jobs J] [--fold-by author|item] [--score-only]
 // Cross-fitting (decision record 015). Trains the classifier N times with the committed model's hyper-parameters,
 // each time leaving out one fold of its training items (every source, by grouping key), and scores every pooled
 // enterprise fixture (train + dev) and every ToxiGen / RedditBias train sentence with the model that never saw it. Writes the out-of-fold decision features to .cache/crossfit/oof.json, from
@@ -30,6 +30,8 @@ const { values } = parseArgs({
     'fold-by': { type: 'string', default: 'author' },
     /** pooled fixture splits; default: the splits the committed weights were trained on */
     'fixture-splits': { type: 'string' },
+    /** score with the fold models already under .cache/crossfit instead of training them (a decision-feature change) */
+    'score-only': { type: 'boolean', default: false },
   },
 });
 const folds = Number(values.folds);
@@ -54,11 +56,14 @@ function trainFold(k: number): Promise<void> {
 }
 
 const t0 = Date.now();
-const queue = Array.from({ length: folds }, (_, k) => k);
-await Promise.all(Array.from({ length: Number(values.jobs) }, async () => {
-  for (let k = queue.shift(); k !== undefined; k = queue.shift()) await trainFold(k);
-}));
-console.log(`crossfit: trained ${folds} fold models (${splits.join('+')} fixtures, hyper ${hyper}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+if (values['score-only']) console.log(`crossfit: scoring with the ${folds} fold models under ${dir}`);
+else {
+  const queue = Array.from({ length: folds }, (_, k) => k);
+  await Promise.all(Array.from({ length: Number(values.jobs) }, async () => {
+    for (let k = queue.shift(); k !== undefined; k = queue.shift()) await trainFold(k);
+  }));
+  console.log(`crossfit: trained ${folds} fold models (${splits.join('+')} fixtures, hyper ${hyper}) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
 
 const pool = loadFixtures(resolve(values.fixtures!)).filter((f) => splits.includes(f.split));
 const publicRows = publicTrainRows(resolve(values.data ?? defaultDataDir()));

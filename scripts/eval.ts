@@ -207,6 +207,12 @@ async function main() {
         if (group === 'unspent') printLine(name, rows);
       }
       if (pooled.length) printLine(group === 'calibration' ? 'spent (in-sample)' : 'unspent', pooled);
+      // the unspent sets' ranking apart from the shipped threshold, as the keep rules compare it out of fold
+      if (group === 'unspent' && pooled.length) {
+        const pos = pooled.filter((x) => x.f.label === 'biased').map((x) => x.p);
+        const neg = pooled.filter((x) => x.f.label !== 'biased').map((x) => x.p);
+        console.log(`unspent pooled, recall at a matched FPR of 1% / 3% / 5%: ${[0.01, 0.03, 0.05].map((k) => fmt(recallAtFpr(pos, neg, k))).join(' / ')}`);
+      }
     }
     // Ordinary traffic: all clean, so only the false-alarm rates mean anything.
     const ordinary = values['no-challenge'] ? [] : ORDINARY_SETS.flatMap((name) => score(analyzer, loadHeldOutSet(root, name)).map((r) => ({ ...r, set: name })));

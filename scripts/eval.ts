@@ -209,9 +209,12 @@ async function main() {
       if (pooled.length) printLine(group === 'calibration' ? 'spent (in-sample)' : 'unspent', pooled);
       // the unspent sets' ranking apart from the shipped threshold, as the keep rules compare it out of fold
       if (group === 'unspent' && pooled.length) {
-        const pos = pooled.filter((x) => x.f.label === 'biased').map((x) => x.p);
-        const neg = pooled.filter((x) => x.f.label !== 'biased').map((x) => x.p);
-        console.log(`unspent pooled, recall at a matched FPR of 1% / 3% / 5%: ${[0.01, 0.03, 0.05].map((k) => fmt(recallAtFpr(pos, neg, k))).join(' / ')}`);
+        // a response flagged below the threshold (blocking toxicity) is flagged at every threshold: it ranks first
+        const threshold = defaultTenantAnalyzerConfig().detection_threshold;
+        const rank = (x: Scored): number => (x.detected && x.p < threshold ? 1 : x.p);
+        const pos = pooled.filter((x) => x.f.label === 'biased').map(rank);
+        const neg = pooled.filter((x) => x.f.label !== 'biased').map(rank);
+        console.log(`unspent pooled, recall at a matched FPR of 1% / 3% / 5% (forced flags rank first): ${[0.01, 0.03, 0.05].map((k) => fmt(recallAtFpr(pos, neg, k))).join(' / ')}`);
       }
     }
     // Ordinary traffic: all clean, so only the false-alarm rates mean anything.

@@ -14,10 +14,10 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_FEATURE_CONFIG, extractFeatures, type FeatureConfig } from '../shared/domain/analyzer/classifier/features';
 import { metricsSummary } from '../shared/domain/analyzer/classifier/metrics';
 import { decodeWeights, dot, encodeWeights, scoreWith, sigmoid } from '../shared/domain/analyzer/classifier/model';
-import { trainLinear, type PairExample, type PointExample } from '../shared/domain/analyzer/classifier/trainer';
+import { trainLinear, type BagExample, type PairExample, type PointExample } from '../shared/domain/analyzer/classifier/trainer';
 import { fixtureKey, foldKey, foldOf, heldOutSetKey, parseFold, parseFoldBy, redditbiasKey, toxigenKey } from './lib/crossfit';
 import { DEFAULT_EMBEDDINGS_DIR, denseFeatures, foldEmbeddings, loadEmbeddings } from './lib/embeddings';
-import { loadFixtures as loadFixtureRecords, loadTwinPairs } from './lib/fixtures';
+import { biasedClauses, loadFixtures as loadFixtureRecords, loadTwinPairs, sentencesOf } from './lib/fixtures';
 import { CALIBRATION_SETS, heldOutSetDir, ORDINARY_SETS, UNSPENT_SETS } from './lib/held-out-sets';
 import { TAXONOMY_KEYS } from '../shared/domain/taxonomy';
 import {
@@ -92,6 +92,8 @@ if (!embeddings && !args['no-embeddings']) {
 /** One training item before feature extraction. `key` groups related items for the dev split. */
 interface RawPoint { source: string; key: string; text: string; y: 0 | 1 }
 interface RawPair { source: string; key: string; more: string; less: string }
+interface RawBag { source: string; key: string; parts: string[]; y: 0 | 1 }
+
 
 function devOf(key: string): boolean {
   const h = Number.parseInt(createHash('sha256').update(`dev|${key}`).digest('hex').slice(0, 8), 16);
@@ -111,6 +113,7 @@ const have = (n: DatasetName): boolean => wanted.includes(n) && !missing.some((m
 
 const points: RawPoint[] = [];
 const pairs: RawPair[] = [];
+const bags: RawBag[] = [];
 const counts: Record<string, Record<string, number>> = {};
 const count = (source: string, what: string): void => {
   const c = (counts[source] ??= {});
@@ -225,6 +228,14 @@ function loadFixtures(dir: string, spent = false): RawPoint[] {
       const source = spent ? 'held_out_sets' : 'fixtures';
       out.push({ source, key, text, y });
       count(source, y ? 'biased' : 'unbiased');
+      // The response as a bag of its sentences (multiple-instance learning, decision record 080): a biased response has
+      // at least one biased sentence, a clean one none, and the loss falls on the sentences that score highest.
+      const parts = sentencesOf(text);
+      if (parts.length > 1) {
+        const bagSource = `${spent ? 'held_out_bags' : 'fixture_bags'}${y ? '' : '_clean'}`;
+        bags.push({ source: bagSource, key, parts, y });
+        count(bagSource, y ? 'biased' : 'unbiased');
+      }
       // Every sentence of an unbiased response is itself unbiased (not so for biased responses, where
       // usually one sentence carries the bias): teaches that neutral business sentences score low. Weighted
       // lightly: at full weight they taught that any short text is unbiased (decision record 024).
@@ -260,6 +271,13 @@ if (!args['no-twins'] && existsSync(fixturesDir)) {
     count(`twin_pairs${suffix}`, 'pairs');
     points.push({ source: `twin_points${suffix}`, key, text: t.twin === 'biased' ? t.biased : t.unbiased, y: t.twin === 'biased' ? 1 : 0 });
     count(`twin_points${suffix}`, t.twin);
+    // The sentences only the biased side has are the clause that carries the bias: positive sentence points, the
+    // sentence-level counterpart of the clean sentences above, so the highest-scoring sentence of a long ordinary
+    // response learns to be the biased clause and not the register around it.
+    for (const clause of biasedClauses(t.biased, t.unbiased)) {
+      points.push({ source: 'twin_clauses', key, text: clause, y: 1 });
+      count('twin_clauses', 'biased');
+    }
   }
 }
 if (holdout) {
@@ -267,6 +285,7 @@ if (holdout) {
   const keep = <T extends { key: string }>(xs: T[]): T[] => xs.filter((x) => foldOf(foldKey(x.key, foldBy), holdout.n) !== holdout.k);
   points.splice(0, points.length, ...keep(points));
   pairs.splice(0, pairs.length, ...keep(pairs));
+  bags.splice(0, bags.length, ...keep(bags));
 }
 
 console.log(`train: data ${dataDir}`);
@@ -286,13 +305,18 @@ const BASE_SOURCE_WEIGHTS: Record<string, number> = {
   // a clean response with a clause edited in is a good pair but a poor positive: as points these twins lowered nested
   // CV at 3% from 0.864 to 0.845 (decision record 019)
   twin_points_biased: 0,
+  // the biased clause of each twin pair as a sentence, and every fixture and spent-set response as a bag of sentences
+  // (decision record 080)
+  twin_clauses: 1,
+  fixture_bags: 1, held_out_bags: 1, fixture_bags_clean: 1, held_out_bags_clean: 1,
   ...(args['source-weights'] ? (JSON.parse(args['source-weights']) as Record<string, number>) : {}),
 };
 
-function build(h: Hyper, excludeDev: boolean): { P: PointExample[]; Q: PairExample[] } {
+function build(h: Hyper, excludeDev: boolean): { P: PointExample[]; Q: PairExample[]; B: BagExample[] } {
   const sizes: Record<string, number> = {};
   for (const p of points) if (!excludeDev || !devOf(p.key)) sizes[p.source] = (sizes[p.source] ?? 0) + 1;
   for (const q of pairs) if (!excludeDev || !devOf(q.key)) sizes[q.source] = (sizes[q.source] ?? 0) + 1;
+  for (const b of bags) if (!excludeDev || !devOf(b.key)) sizes[b.source] = (sizes[b.source] ?? 0) + 1;
   const avg = Object.values(sizes).reduce((a, b) => a + b, 0) / Math.max(1, Object.keys(sizes).length);
   // Each source contributes about (its weight) x (an average-sized source); small sources are up-weighted, capped at 5x.
   const wOf = (s: string): number => (h.sourceWeights[s] ?? 1) * Math.min(5, avg / (sizes[s] ?? 1));
@@ -306,7 +330,12 @@ function build(h: Hyper, excludeDev: boolean): { P: PointExample[]; Q: PairExamp
     if ((excludeDev && devOf(q.key)) || wOf(q.source) === 0) continue;
     Q.push({ more: feats(q.more, h.features), less: feats(q.less, h.features), weight: wOf(q.source) });
   }
-  return { P, Q };
+  const B: BagExample[] = [];
+  for (const b of bags) {
+    if ((excludeDev && devOf(b.key)) || wOf(b.source) === 0) continue;
+    B.push({ parts: b.parts.map((t) => feats(t, h.features)), y: b.y, weight: wOf(b.source) });
+  }
+  return { P, Q, B };
 }
 
 function modelDim(cfg: FeatureConfig): number {
@@ -388,8 +417,8 @@ let best: { h: Hyper; m: Record<string, number>; guarded: boolean } | undefined;
 if (grid.length > 1) {
   for (const h of grid) {
     const t0 = Date.now();
-    const { P, Q } = build(h, true);
-    const model = trainLinear(P, Q, { dim: modelDim(h.features), epochs: h.epochs, lr: h.lr, l2: h.l2, seed });
+    const { P, Q, B } = build(h, true);
+    const model = trainLinear(P, Q, { dim: modelDim(h.features), epochs: h.epochs, lr: h.lr, l2: h.l2, seed }, B);
     const m = devMetrics(model, h.features);
     console.log(`dev redditbias_w=${h.sourceWeights.redditbias} epochs=${h.epochs} lr=${h.lr} (${Date.now() - t0} ms): ${fmt(m)}`);
     const guarded = Object.entries(DEV_GUARDS).every(([k, min]) => (m[k] ?? 1) >= min);
@@ -401,14 +430,14 @@ if (grid.length > 1) {
 
 const chosen = best!.h;
 console.log(`train: chosen ${JSON.stringify({ l2: chosen.l2, epochs: chosen.epochs, lr: chosen.lr, redditbias_w: chosen.sourceWeights.redditbias })}; training on all train data`);
-const { P, Q } = build(chosen, false);
+const { P, Q, B } = build(chosen, false);
 // SGD runs with different seeds disagree on held-out text (out-of-fold recall at 3% FPR 0.67–0.74 for three seeds);
 // the model is linear, so the mean of their weights scores every text with the mean of their logits at no cost at
 // run time (decision record 016).
 const ensemble = Number(args.ensemble);
-const model = trainLinear(P, Q, { dim: modelDim(chosen.features), epochs: chosen.epochs, lr: chosen.lr, l2: chosen.l2, seed });
+const model = trainLinear(P, Q, { dim: modelDim(chosen.features), epochs: chosen.epochs, lr: chosen.lr, l2: chosen.l2, seed }, B);
 for (let k = 1; k < ensemble; k++) {
-  const other = trainLinear(P, Q, { dim: modelDim(chosen.features), epochs: chosen.epochs, lr: chosen.lr, l2: chosen.l2, seed: seed + k });
+  const other = trainLinear(P, Q, { dim: modelDim(chosen.features), epochs: chosen.epochs, lr: chosen.lr, l2: chosen.l2, seed: seed + k }, B);
   for (let i = 0; i < model.w.length; i++) model.w[i]! += other.w[i]!;
   model.bias += other.bias;
 }

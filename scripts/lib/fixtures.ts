@@ -99,3 +99,16 @@ export function loadTwinPairs(dirs: readonly string[], fixtures: readonly Fixtur
   }
   return out;
 }
+
+/** Sentences of four words or more, ending at . ! ? or a line break as the classifier's own splitter ends them. */
+export function sentencesOf(t: string): string[] {
+  return t.split(/(?<=[.!?])\s+|\n+/).map((x) => x.trim()).filter((x) => x.split(/\s+/).length >= 4);
+}
+
+/** The sentences of a biased response that its unbiased twin lacks (the clause that carries the bias); none when the
+ * edit touched more than three sentences, which rewrote the response rather than one clause (decision record 080). */
+export function biasedClauses(biased: string, unbiased: string): string[] {
+  const clean = new Set(sentencesOf(unbiased));
+  const diff = [...new Set(sentencesOf(biased).filter((x) => !clean.has(x)))];
+  return diff.length <= 3 ? diff : [];
+}

@@ -41,7 +41,7 @@ export const TenantAnalyzerConfig = z
      * operating point: the most recall within 3% false positives (with a one-standard-error margin) on the spent
      * held-out sets and on ordinary clean fixtures, each scored by a cross-fitting model that never saw it (decision
      * records 021, 023 and 028). */
-    detection_threshold: z.number().min(0).max(1).default(0.51),
+    detection_threshold: z.number().min(0).max(1).default(0.48),
     /** Per-detector minimum finding score; findings below are kept in the summary but do not flag. */
     detector_thresholds: z.partialRecord(DetectorName, z.number().min(0).max(1)).default({}),
     enabled_detectors: z.array(DetectorName).default([...DETECTOR_NAMES]),
@@ -54,7 +54,7 @@ export const TenantAnalyzerConfig = z
       .object({ coverage_variance_threshold: z.number().min(0).default(0.15), extra_lexicon: z.record(z.string(), z.array(z.string())).default({}) })
       .strict()
       .default({ coverage_variance_threshold: 0.15, extra_lexicon: {} }),
-    review_confidence_floor: z.number().min(0).max(1).default(0.35),
+    review_confidence_floor: z.number().min(0).max(1).default(0.32),
     /** Send responses in a language the detectors do not cover to human review (decision record 022). A tenant whose
      * traffic is mostly in such a language may turn this off and read `bias_report_summary.language` instead. */
     review_unsupported_language: z.boolean().default(true),

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { CLASSIFIER_VERSION, loadClassifier } from '../../../shared/domain/analyzer/classifier';
 import { DEFAULT_FEATURE_CONFIG, extractFeatures, normalizeText } from '../../../shared/domain/analyzer/classifier/features';
 import { decodeWeights, encodeWeights, scoreWith, type WeightsFile } from '../../../shared/domain/analyzer/classifier/model';
-import { trainLinear, type PairExample, type PointExample } from '../../../shared/domain/analyzer/classifier/trainer';
+import { trainLinear, type BagExample, type PairExample, type PointExample } from '../../../shared/domain/analyzer/classifier/trainer';
 
 const WEIGHTS = new URL('../../../shared/domain/analyzer/classifier/weights.json', import.meta.url);
 
@@ -124,6 +124,26 @@ describe('trainer', () => {
     expect(a.bias).toBe(b.bias);
     const other = trainLinear(sample().P, sample().Q, { ...opts, seed: 8 });
     expect(Buffer.from(other.w.buffer).equals(Buffer.from(a.w.buffer))).toBe(false);
+  });
+
+  it('learns from bags which sentence of a biased response carries the bias', () => {
+    // Every biased response is an ordinary sentence plus one biased clause; clean responses share the ordinary
+    // sentences. No sentence is labelled: the bag loss has to find the clause.
+    const cfg = { ...DEFAULT_FEATURE_CONFIG, hashBits: 12 };
+    const f = (t: string) => extractFeatures(t, cfg);
+    const ordinary = ['the invoice is attached for review', 'delivery is booked for next week', 'please confirm the meeting time'];
+    const clauses = ['older staff cannot learn the new system', 'women are too emotional to lead', 'people from that area always default'];
+    const bags: BagExample[] = [];
+    ordinary.forEach((o, i) => {
+      bags.push({ parts: [f(o), f(clauses[i]!)], y: 1, weight: 1 });
+      bags.push({ parts: [f(o), f(ordinary[(i + 1) % 3]!)], y: 0, weight: 1 });
+    });
+    const { w, bias } = trainLinear([], [], { ...opts, epochs: 60 }, bags);
+    const model = decodeWeights(encodeWeights({ version: 'test', features: cfg, bias, w }, {}));
+    for (const c of clauses) for (const o of ordinary) expect(scoreWith(model, c)).toBeGreaterThan(scoreWith(model, o));
+    // without bags nothing is learnt
+    const none = trainLinear([], [], { ...opts, epochs: 60 });
+    expect(none.w.every((x) => x === 0)).toBe(true);
   });
 
   it('learns the sample and survives int8 quantisation round-trip', () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixtureKey, foldKey } from '../../../scripts/lib/crossfit';
-import { loadFixtures, loadTwinPairs, type Fixture } from '../../../scripts/lib/fixtures';
+import { biasedClauses, loadFixtures, loadTwinPairs, sentencesOf, type Fixture } from '../../../scripts/lib/fixtures';
 import { TAXONOMY_KEYS } from '../../../shared/domain/taxonomy';
 
 const fixture = (id: string, split: Fixture['split'], label: Fixture['label'], llm_response: string): Fixture => ({
@@ -79,5 +79,24 @@ describe('twins (decision record 019)', () => {
       expect(byId.get(p.id)!.hard_negative).toBe(false);
       expect(batch18Authors.has(foldKey(fixtureKey(p.id)))).toBe(true);
     }
+  });
+});
+
+describe('biasedClauses', () => {
+  const clean = 'Thanks for the update. The shortlist has four names.\nInterviews run on Tuesday and Wednesday.';
+  it('returns the sentence only the biased side has', () => {
+    const biased = 'Thanks for the update. The shortlist has four names.\nSkip the mums with school runs, they are never reliable.\nInterviews run on Tuesday and Wednesday.';
+    expect(biasedClauses(biased, clean)).toEqual(['Skip the mums with school runs, they are never reliable.']);
+  });
+  it('returns the edited sentence when a clause was changed inside it', () => {
+    const biased = 'Thanks for the update. The shortlist has four names, all under thirty as you wanted.\nInterviews run on Tuesday and Wednesday.';
+    expect(biasedClauses(biased, clean)).toEqual(['The shortlist has four names, all under thirty as you wanted.']);
+  });
+  it('returns nothing when the twin rewrote more than three sentences', () => {
+    const rewritten = 'One two three four. Five six seven eight. Nine ten eleven twelve. Thirteen fourteen fifteen sixteen.';
+    expect(biasedClauses(rewritten, clean)).toEqual([]);
+  });
+  it('splits at line breaks and drops fragments under four words', () => {
+    expect(sentencesOf('- Rate: 4.5%\n- Term runs for sixty months.\nOk.')).toEqual(['- Term runs for sixty months.']);
   });
 });

@@ -136,7 +136,7 @@ async function main() {
     console.log(`calibration sets (${calibrationSets.length}: ${chosen.positives} biased, ${chosen.negatives} clean): threshold | recall FPR FPR+se`);
     for (const c of calCurve) if (c.threshold <= 0.8 && (Math.round(c.threshold * 100) % 5 === 0 || c === chosen)) console.log(`  ${c.threshold.toFixed(2)} | ${pct(c.recall)} ${pct(c.fpr)} ${pct(c.fpr + c.fpr_se)}${c === chosen ? ' ← detection' : ''}`);
     // The ranking apart from any threshold: recall at a matched false-positive rate, the figure the keep rules of
-    // decision records 026–029 compare.
+    // decision records 026–029 and 080 compare.
     const calPos = calibration.filter((c) => c.y === 1).map((c) => c.p);
     const calNeg = calibration.filter((c) => c.y === 0).map((c) => c.p);
     console.log(`calibration sets, recall at a matched FPR of 1% / 3% / 5%: ${[0.01, 0.03, 0.05].map((k) => pct(recallAtFpr(calPos, calNeg, k))).join(' / ')}`);

@@ -139,7 +139,7 @@ async function main() {
     // decision records 026–029 and 080 compare.
     const calPos = calibration.filter((c) => c.y === 1).map((c) => c.p);
     const calNeg = calibration.filter((c) => c.y === 0).map((c) => c.p);
-    console.log(`calibration sets, recall at a matched FPR of 1% / 3% / 5%: ${[0.01, 0.03, 0.05].map((k) => pct(recallAtFpr(calPos, calNeg, k))).join(' / ')}`);
+    console.log(`calibration sets, recall at a matched FPR of 1% / 3% / 5%: ${matchedRecall(calPos, calNeg)}`);
     // The review floor keeps ordinary traffic within the review budget too.
     const ordinaryReview = cleanThreshold(ordinaryScores, THRESHOLD_GRID, REVIEW_BUDGET).chosen;
     if (ordinaryReview.threshold > rp.review_confidence_floor) {
@@ -214,7 +214,7 @@ async function main() {
         const rank = (x: Scored): number => (x.detected && x.p < threshold ? 1 : x.p);
         const pos = pooled.filter((x) => x.f.label === 'biased').map(rank);
         const neg = pooled.filter((x) => x.f.label !== 'biased').map(rank);
-        console.log(`unspent pooled, recall at a matched FPR of 1% / 3% / 5% (forced flags rank first): ${[0.01, 0.03, 0.05].map((k) => fmt(recallAtFpr(pos, neg, k))).join(' / ')}`);
+        console.log(`unspent pooled, recall at a matched FPR of 1% / 3% / 5% (forced flags rank first): ${matchedRecall(pos, neg)}`);
       }
     }
     // Ordinary traffic: all clean, so only the false-alarm rates mean anything.
@@ -275,5 +275,8 @@ function loadJsonl(file: string): AnyFixture[] {
 }
 
 const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : ' n/a ');
+
+/** Recall at a matched false-positive rate of 1%, 3% and 5%: the ranking apart from any threshold. */
+const matchedRecall = (pos: readonly number[], neg: readonly number[]): string => [0.01, 0.03, 0.05].map((k) => fmt(recallAtFpr(pos, neg, k))).join(' / ');
 
 await main();

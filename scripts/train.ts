@@ -94,7 +94,6 @@ interface RawPoint { source: string; key: string; text: string; y: 0 | 1 }
 interface RawPair { source: string; key: string; more: string; less: string }
 interface RawBag { source: string; key: string; parts: string[]; y: 0 | 1 }
 
-
 function devOf(key: string): boolean {
   const h = Number.parseInt(createHash('sha256').update(`dev|${key}`).digest('hex').slice(0, 8), 16);
   return h % 100 < 15;
